@@ -1,0 +1,1 @@
+"""The conformance harness: engine protocol and adapters, cases, pytest plugin and CLI."""

@@ -1,0 +1,76 @@
+"""``mtgconf``: the command line of mtg-conformance.
+
+This package is the one place that turns failures into messages and exit codes:
+
+* 0 all results as expected;
+* 1 unexpected results (failures, errors, crashes, timeouts, xpass);
+* 2 usage or input error (bad option, unknown rule or edition, malformed file);
+* 3 the engine could not be started or failed the handshake.
+
+Bad input never shows a traceback: it is one line on stderr naming what was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import NoReturn
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    UNEXPECTED = 1
+    USAGE = 2
+    ENGINE = 3
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are a single line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> Parser:
+    from conformance.cli import rules
+
+    parser = Parser(
+        prog="mtgconf",
+        description="Rules-conformance suite and fuzzer for Magic: The Gathering engines.",
+    )
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=Parser, title="commands"
+    )
+    rules.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from spec.errors import SpecError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return ExitCode.USAGE
+    try:
+        return int(handler(args))
+    except (UsageError, SpecError) as exc:
+        print(f"mtgconf: error: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: not an error of ours.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return ExitCode.OK
+    except KeyboardInterrupt:
+        print("mtgconf: interrupted", file=sys.stderr)
+        return 130

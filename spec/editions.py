@@ -1,0 +1,64 @@
+"""The two editions of the Comprehensive Rules that the corpus is built from.
+
+An edition is a namespace: a rule is addressed as ``cr2004:217.2b`` or ``modern:401.2``, because
+the two editions number the same topics differently and reuse numbers for other topics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+SPEC_DIR = Path(__file__).resolve().parent
+SOURCES_DIR = SPEC_DIR / "sources"
+INDEX_DIR = SPEC_DIR / "index"
+ANNOTATIONS_DIR = SPEC_DIR / "annotations"
+
+Layout = Literal["cr2004", "modern"]
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    key: str
+    title: str
+    language: str
+    effective: str
+    source: str
+    sha256: str
+    layout: Layout
+
+    @property
+    def source_path(self) -> Path:
+        return SOURCES_DIR / self.source
+
+    @property
+    def index_path(self) -> Path:
+        return INDEX_DIR / f"{self.key}.json"
+
+    @property
+    def annotations_path(self) -> Path:
+        return ANNOTATIONS_DIR / f"{self.key}.yaml"
+
+
+CR2004 = Edition(
+    key="cr2004",
+    title="Comprehensive Rules effective 2004-06-01 (Traditional Chinese translation)",
+    language="zh-Hant",
+    effective="2004-06-01",
+    source="000_66d859e2d7deb66e.txt",
+    sha256="e1a0a7c7b7432afa1da1e94c7122bec3f245e1ea008890a4b1cb889b369ec399",
+    layout="cr2004",
+)
+
+MODERN = Edition(
+    key="modern",
+    title="Comprehensive Rules, modern edition, section 4 Zones (Japanese)",
+    language="ja",
+    effective="2022 or later",
+    source="001_79523f1f5ae4d972.txt",
+    sha256="cbc54c9aaada6d6e1b720db53bcc1953e6594fe97b769fc151c05405c2eb96d7",
+    layout="modern",
+)
+
+EDITIONS: dict[str, Edition] = {e.key: e for e in (CR2004, MODERN)}
