@@ -1,0 +1,154 @@
+"""The things a game is made of: players, objects (cards and tokens in zones), stack items,
+continuous effects, and computed characteristics.
+
+Plain slotted classes: they are created and read on every step of the hot loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from reference_engine.cardimpl import CardImpl
+    from spec.cardpool import CardData
+
+
+class Player:
+    __slots__ = (
+        "drew_from_empty", "graveyard", "hand", "kept", "land_plays", "lands_played",
+        "last_turn", "library", "life", "max_hand_size", "mulligans", "name", "poison",
+        "pool", "sideboard",
+    )
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.life = 20
+        self.poison = 0
+        self.pool = [0, 0, 0, 0, 0, 0]
+        self.library: list[GameObject] = []  # the top is the END of the list
+        self.hand: list[GameObject] = []
+        self.graveyard: list[GameObject] = []  # the top is the END of the list
+        self.sideboard: list[GameObject] = []  # outside the game
+        self.lands_played = 0
+        self.land_plays = 1
+        self.max_hand_size: int | None = 7
+        self.drew_from_empty = False
+        self.last_turn = 0  # number of this player's most recent turn
+        self.mulligans = 0
+        self.kept = False
+
+
+class Chars:
+    """Characteristics of an object after continuous effects (2004 rule 201.2)."""
+
+    __slots__ = ("colors", "cost", "keywords", "mana_value", "name", "power", "subtypes",
+                 "supertypes", "toughness", "types")
+
+    def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
+                 supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
+                 power: int | None, toughness: int | None, keywords: frozenset[str]) -> None:
+        self.name = name
+        self.cost = cost
+        self.mana_value = mana_value
+        self.colors = colors
+        self.supertypes = supertypes
+        self.types = types
+        self.subtypes = subtypes
+        self.power = power
+        self.toughness = toughness
+        self.keywords = keywords
+
+
+class GameObject:
+    """A card or token in a zone. A zone change makes a new object with a new id."""
+
+    __slots__ = (
+        "_chars", "_chars_version", "attached_to", "attacking", "blocked", "blocking", "card",
+        "cast_info", "controlled_since", "controller", "counters", "damage", "face_down",
+        "id", "impl", "owner", "regen_shields", "tapped", "timestamp", "token", "zone",
+    )
+
+    def __init__(self, oid: int, card: CardData, impl: CardImpl, owner: str, zone: int,
+                 timestamp: int) -> None:
+        self.id = oid
+        self.card = card
+        self.impl = impl
+        self.owner = owner
+        self.controller = owner
+        self.zone = zone
+        self.timestamp = timestamp
+        self.tapped = False
+        self.damage = 0
+        self.counters: dict[str, int] = {}
+        self.attached_to: int | None = None
+        self.token = False
+        self.face_down = False
+        self.controlled_since = 0
+        self.attacking = False
+        self.blocking: int | None = None
+        self.blocked = False
+        self.regen_shields = 0
+        self.cast_info: dict[str, Any] | None = None
+        self._chars: Chars | None = None
+        self._chars_version = -1
+
+    def __repr__(self) -> str:
+        return f"<{self.card.name} #{self.id}>"
+
+
+class StackItem:
+    """A spell, an activated or triggered ability, or (2004) combat damage on the stack."""
+
+    __slots__ = ("ability", "assignments", "controller", "id", "kind", "obj", "owner",
+                 "source", "source_card", "targets", "x")
+
+    def __init__(self, sid: int, kind: str, controller: str, *, obj: GameObject | None = None,
+                 source: GameObject | None = None, ability: Any = None,
+                 targets: tuple[Any, ...] = (), x: int | None = None) -> None:
+        self.id = sid
+        self.kind = kind  # "spell", "ability" or "combat_damage"
+        self.controller = controller
+        self.owner = controller if obj is None else obj.owner
+        self.obj = obj
+        self.source = source
+        self.source_card = (obj or source).card.name if (obj or source) else None
+        self.ability = ability
+        self.targets = targets
+        self.x = x
+        self.assignments: list[tuple[GameObject, Any, int]] = []
+
+
+class Effect:
+    """A continuous effect from a resolved spell or ability, with a duration.
+
+    ``applies`` decides which objects it affects; ``modify`` changes their characteristics.
+    ``layer`` orders effects (4 type, 5 colour, 6 abilities, 7 power/toughness), then
+    ``timestamp``.
+    """
+
+    __slots__ = ("applies", "duration", "layer", "modify", "source", "timestamp")
+
+    def __init__(self, layer: int, timestamp: int, applies: Callable[[GameObject], bool],
+                 modify: Callable[[Chars], None], duration: str, source: int | None = None
+                 ) -> None:
+        self.layer = layer
+        self.timestamp = timestamp
+        self.applies = applies
+        self.modify = modify
+        self.duration = duration  # "turn", "combat", or "static"
+        self.source = source
+
+
+class Decision:
+    """What the game waits for: a player's priority, or a decision with listed options."""
+
+    __slots__ = ("count", "data", "kind", "options", "player")
+
+    def __init__(self, kind: str, player: str, options: list[Any] | None = None,
+                 count: int | None = None, data: Any = None) -> None:
+        self.kind = kind
+        self.player = player
+        self.options = options
+        self.count = count
+        self.data = data

@@ -1,0 +1,116 @@
+"""The canonical observation of a game (docs/protocol.md), whole or as one player sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_engine.constants import PHASE_NAMES, PHASE_OF_STEP, PLAYERS, STEP_NAMES
+from reference_engine.game import PRIORITY, Game
+from reference_engine.mana import pool_json
+from reference_engine.objects import GameObject, StackItem
+from spec.cardpool import SUPERTYPES, TYPES
+
+_HIDDEN: dict[str, Any] = {"hidden": True}
+_TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
+_SUPERTYPE_ORDER = {t: i for i, t in enumerate(SUPERTYPES)}
+
+
+def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
+    """The whole observation, or what ``viewer`` ("A"/"B") may see: libraries, the other
+    player's hand and face-down cards are replaced by ``{"hidden": true}``."""
+    decision = game.decision
+    pending = None
+    if decision is not None and decision.kind != PRIORITY and not game.result.over:
+        pending = {"player": decision.player, "decision": decision.kind}
+        if decision.count is not None:
+            pending["count"] = decision.count
+    players = {}
+    for name in PLAYERS:
+        player = game.players[name]
+        sees_hand = viewer is None or viewer == name
+        players[name] = {
+            "life": player.life,
+            "poison": player.poison,
+            "mana_pool": pool_json(player.pool),
+            "lands_played": player.lands_played,
+            "max_hand_size": player.max_hand_size,
+            "hand": [card(game, o) if sees_hand else _HIDDEN for o in player.hand],
+            "library": [card(game, o) if viewer is None else _HIDDEN
+                        for o in reversed(player.library)],
+            "graveyard": [card(game, o) for o in reversed(player.graveyard)],
+        }
+    observation: dict[str, Any] = {
+        "turn": {
+            "number": game.turn,
+            "active": game.active,
+            "phase": PHASE_NAMES[PHASE_OF_STEP[game.step]],
+            "step": STEP_NAMES[game.step],
+            "priority": game.priority if not game.result.over else None,
+        },
+        "pending": pending,
+        "players": players,
+        "battlefield": [permanent(game, o, viewer) for o in game.battlefield],
+        "stack": [stack_object(item) for item in reversed(game.stack)],
+        "exile": [_visible(game, o, viewer) for o in game.exile],
+    }
+    for zone, objects in game.zones_extra.items():
+        observation[zone] = [_visible(game, o, viewer) for o in objects]
+    observation["result"] = game.result.to_json()
+    return observation
+
+
+def _visible(game: Game, obj: GameObject, viewer: str | None) -> dict[str, Any]:
+    if obj.face_down and viewer is not None:
+        return _HIDDEN
+    return card(game, obj)
+
+
+def card(game: Game, obj: GameObject) -> dict[str, Any]:
+    chars = game.chars(obj)
+    return {
+        "id": obj.id,
+        "card": obj.card.name,
+        "owner": obj.owner,
+        "types": sorted(chars.types, key=_TYPE_ORDER.__getitem__),
+        "supertypes": sorted(chars.supertypes, key=_SUPERTYPE_ORDER.__getitem__),
+        "subtypes": list(chars.subtypes),
+        "colors": list(chars.colors),
+        "mana_cost": chars.cost,
+        "mana_value": chars.mana_value,
+        "power": chars.power,
+        "toughness": chars.toughness,
+    }
+
+
+def permanent(game: Game, obj: GameObject, viewer: str | None = None) -> dict[str, Any]:
+    if obj.face_down and viewer is not None and viewer != obj.controller:
+        base: dict[str, Any] = {"id": obj.id, "hidden": True}
+    else:
+        base = card(game, obj)
+    base.update({
+        "controller": obj.controller,
+        "tapped": obj.tapped,
+        "sick": game.is_sick(obj),
+        "damage": obj.damage,
+        "counters": dict(obj.counters),
+        "attached_to": obj.attached_to,
+        "token": obj.token,
+        "attacking": obj.attacking,
+        "blocking": obj.blocking,
+    })
+    return base
+
+
+def stack_object(item: StackItem) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "kind": item.kind,
+        "card": item.source_card,
+        "source": (item.source.id if item.source is not None else None),
+        "controller": item.controller,
+        "owner": item.owner,
+        "targets": [{"player": t} if isinstance(t, str) else {"object": t}
+                    for t in item.targets],
+        "x": item.x,
+    }
+

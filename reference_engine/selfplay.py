@@ -1,0 +1,146 @@
+"""Self-play: random legal games, for speed measurement and robustness.
+
+    python -m reference_engine.selfplay --games 200 --seed 1 --edition cr2004 --json
+
+Each game builds two random decks from the card pool (by the seed), then both players choose
+uniformly among the legal actions until the game ends. The JSON summary has ``games``,
+``actions``, ``seconds``, ``actions_per_second``, ``results`` (wins, draws, by reason),
+``errors`` and ``trace_sha256`` (a hash of every game's action sequence and final
+observation): the same seed gives the same hash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from typing import Any
+
+from reference_engine.constants import COLORS, PLAYERS
+from reference_engine.engine import supported_cards
+from reference_engine.observation import observe
+from reference_engine.setup import new_game
+from spec.cardpool import default_pool
+
+BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
+MAX_ACTIONS_PER_GAME = 50_000
+# Conceding ends a game at once; a small chance keeps it exercised without ending most games.
+CONCEDE_CHANCE = 1 / 20_000
+
+
+def random_deck(rng: random.Random, edition: str, size: int = 40) -> list[str]:
+    """A two-colour deck: basics of both colours, one other land, and spells of those colours
+    (or colourless), drawn from every card the engine implements in ``edition``."""
+    cards = default_pool().edition(edition)
+    names = [n for n in supported_cards() if n in cards]
+    colors = rng.sample(COLORS, 2)
+    lands = [n for n in names if "Land" in cards[n].types and n not in BASICS.values()]
+    spells = [n for n in names if "Land" not in cards[n].types
+              and set(cards[n].colors) <= set(colors)]
+    deck = [BASICS[colors[i % 2]] for i in range(16)]
+    if lands:
+        deck.append(rng.choice(lands))
+    while len(deck) < size:
+        deck.append(rng.choice(spells))
+    return deck
+
+
+def play_game(edition: str, seed: int, trace: Any) -> tuple[dict[str, Any], int]:
+    """Play one random game; feed its actions and final observation to ``trace``."""
+    rng = random.Random(seed)
+    setup = {
+        "start": "game",
+        "seed": seed,
+        "decks": {name: random_deck(rng, edition) for name in PLAYERS},
+    }
+    game, _ = new_game(edition, setup)
+    actions = 0
+    legal = game.legal_actions
+    apply = game.apply
+    choice = rng.choice
+    rand = rng.random
+    while not game.result.over and actions < MAX_ACTIONS_PER_GAME:
+        options = legal()
+        # options end with the two concessions
+        action = options[-1 - (rand() < 0.5)] if rand() < CONCEDE_CHANCE else choice(
+            options[:-2])
+        trace(repr(action).encode())
+        apply(action)
+        actions += 1
+    final = observe(game)
+    trace(json.dumps(final, sort_keys=True).encode())
+    if not game.result.over:
+        raise RuntimeError(f"game {seed} did not end within {MAX_ACTIONS_PER_GAME} actions")
+    return final["result"], actions
+
+
+def run(games: int, seed: int, edition: str) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    results: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    errors: list[dict[str, Any]] = []
+    total = 0
+    started = time.perf_counter()
+    for index in range(games):
+        game_seed = seed * 1_000_003 + index
+        try:
+            result, actions = play_game(edition, game_seed, digest.update)
+        except Exception as exc:  # recorded and counted: one bad game must not end the run
+            errors.append({"game": index, "seed": game_seed, "error": repr(exc),
+                           "where": traceback.format_exc().strip().splitlines()[-3:]})
+            continue
+        total += actions
+        if result["draw"]:
+            results["draws"] += 1
+        else:
+            results[f"wins_{result['winners'][0]}"] += 1
+        reasons[result["reason"]] += 1
+    seconds = time.perf_counter() - started
+    return {
+        "edition": edition,
+        "seed": seed,
+        "games": games,
+        "actions": total,
+        "seconds": round(seconds, 3),
+        "actions_per_second": round(total / seconds) if seconds else 0,
+        "results": {
+            "wins": {name: results[f"wins_{name}"] for name in PLAYERS},
+            "draws": results["draws"],
+            "by_reason": dict(sorted(reasons.items())),
+        },
+        "errors": errors,
+        "trace_sha256": digest.hexdigest(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reference_engine.selfplay",
+                                     description="Play random legal games and measure speed.")
+    parser.add_argument("--games", type=int, default=20, help="Number of games (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="Seed of the whole run")
+    parser.add_argument("--edition", choices=("cr2004", "modern"), default="cr2004")
+    parser.add_argument("--json", action="store_true", help="Print the summary as JSON")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    summary = run(args.games, args.seed, args.edition)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(f"{summary['games']} games, {summary['actions']} actions in "
+              f"{summary['seconds']}s: {summary['actions_per_second']} actions/s; "
+              f"results {summary['results']}; errors {len(summary['errors'])}; "
+              f"trace {summary['trace_sha256'][:16]}")
+    return 1 if summary["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+

@@ -1,0 +1,89 @@
+"""Serve the reference engine over the wire protocol: JSON lines on stdin/stdout.
+
+    python -m reference_engine.serve
+
+Each request ``{"id", "command", "args"}`` gets one response line with the same id and either
+``result`` or ``error`` (docs/protocol.md). Diagnostics go to stderr only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from typing import IO, Any
+
+from reference_engine.engine import ReferenceEngine
+from reference_engine.errors import EngineError
+
+_COMMANDS = ("hello", "new_game", "legal_actions", "perform", "observe", "events", "bye")
+
+
+def handle(engine: ReferenceEngine, request: dict[str, Any]) -> dict[str, Any]:
+    """Answer one request (already parsed) with a response object."""
+    rid = request.get("id")
+    command = request.get("command")
+    args = request.get("args") or {}
+    if command not in _COMMANDS or not isinstance(args, dict):
+        return _error(rid, "bad_request", f"unknown command {command!r}")
+    try:
+        if command == "hello":
+            result: dict[str, Any] = engine.hello(args.get("protocol", 1))
+        elif command == "new_game":
+            result = engine.new_game(args.get("edition"), args.get("setup"))
+        elif command == "legal_actions":
+            result = {"actions": engine.legal_actions()}
+        elif command == "perform":
+            engine.perform(args.get("action"))
+            result = {}
+        elif command == "observe":
+            result = {"observation": engine.observe(args.get("player"))}
+        elif command == "events":
+            result = {"events": engine.events()}
+        else:
+            engine.close()
+            result = {}
+    except EngineError as exc:
+        error = _error(rid, exc.protocol_error, str(exc))
+        reason = getattr(exc, "reason", None)
+        if reason is not None:
+            error["error"]["reason"] = reason
+        return error
+    except Exception as exc:  # an engine bug is reported, not fatal to the session
+        traceback.print_exc(file=sys.stderr)
+        return _error(rid, "engine_error", f"{type(exc).__name__}: {exc}")
+    return {"id": rid, "result": result}
+
+
+def _error(rid: Any, kind: str, message: str) -> dict[str, Any]:
+    return {"id": rid, "error": {"type": kind, "message": message}}
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> None:
+    engine = ReferenceEngine()
+    for line in stdin:
+        if not line.strip():
+            continue
+        request: Any = None
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            response = _error(None, "bad_request", f"not JSON: {exc.msg}")
+        else:
+            if not isinstance(request, dict):
+                response = _error(None, "bad_request", "a request must be a JSON object")
+            else:
+                response = handle(engine, request)
+        stdout.write(json.dumps(response, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if isinstance(request, dict) and request.get("command") == "bye":
+            return
+
+
+def main() -> int:
+    serve(sys.stdin, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
