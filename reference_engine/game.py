@@ -60,6 +60,10 @@ _MANA_SLOT = {m: i for i, m in enumerate(("W", "U", "B", "R", "G", "C"))}
 _COST_CACHE: dict[str | None, mana.Cost] = {}
 
 
+def _target_key(target: int | str) -> tuple[int, int | str]:
+    return (1, target) if isinstance(target, str) else (0, target)
+
+
 class _GameOver(Exception):
     """Unwinds the game coroutine once the game has ended (2004 rule 102.3)."""
 
@@ -144,12 +148,22 @@ class Game:
         """
         if self.result.over:
             raise IllegalActionError("game_over", "the game is over")
+        action = self._canonical(action)
         if action.kind != "concede" and action.core() not in set(self.legal_actions()):
             reason, message = self._why_illegal(action)
             raise IllegalActionError(reason, message)
         if action.payment is not None:
             self._check_payment(action)
         self.apply(action)
+
+    def _canonical(self, action: Action) -> Action:
+        """"Any number of targets" is a set: list it in the canonical order (objects by id,
+        then players), as :meth:`legal_actions` does."""
+        if action.kind == "cast" and len(action.targets) > 1:
+            obj = self.objects.get(action.card) if action.card is not None else None
+            if obj is not None and obj.impl.spell is not None and obj.impl.spell.max_targets:
+                return action._replace(targets=tuple(sorted(action.targets, key=_target_key)))
+        return action
 
     def apply(self, action: Action) -> None:
         """Apply a legal action without checking it.
@@ -969,7 +983,7 @@ class Game:
                 actions.append(Action("cast", name, card=obj.id, x=x))
             return
         if spell.max_targets:
-            candidates = self.target_candidates(spell.targets[0], name)
+            candidates = sorted(self.target_candidates(spell.targets[0], name), key=_target_key)
             for count in range(1, min(spell.max_targets, len(candidates)) + 1):
                 cost = self.spell_cost(obj, count)
                 if mana.max_x(pool, cost) < 0:
