@@ -234,6 +234,7 @@ class Game:
                 chars.toughness = (chars.toughness or 0) + delta
         if "Creature" not in chars.types:
             chars.power = chars.toughness = None
+        chars.abilities = self._abilities_for(obj, chars)
         return chars
 
     def _printed_pt(self, obj: GameObject) -> tuple[int | None, int | None]:
@@ -248,7 +249,9 @@ class Game:
     def abilities(self, obj: GameObject) -> tuple[AbilitySpec, ...]:
         """Activated abilities in protocol order: intrinsic basic-land mana abilities first
         (2004 rule 212.6d), then the card's own."""
-        chars = self.chars(obj)
+        return self.chars(obj).abilities
+
+    def _abilities_for(self, obj: GameObject, chars: Chars) -> tuple[AbilitySpec, ...]:
         if "Land" in chars.types:
             intrinsic = tuple(_BASIC_ABILITIES[s] for s in chars.subtypes if s in _BASIC_ABILITIES)
             if intrinsic:

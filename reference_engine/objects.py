@@ -42,8 +42,8 @@ class Player:
 class Chars:
     """Characteristics of an object after continuous effects (2004 rule 201.2)."""
 
-    __slots__ = ("colors", "cost", "keywords", "mana_value", "name", "power", "subtypes",
-                 "supertypes", "toughness", "types")
+    __slots__ = ("abilities", "colors", "cost", "keywords", "mana_value", "name", "power",
+                 "subtypes", "supertypes", "toughness", "types")
 
     def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
                  supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
@@ -58,6 +58,7 @@ class Chars:
         self.power = power
         self.toughness = toughness
         self.keywords = keywords
+        self.abilities: tuple[Any, ...] = ()
 
 
 class GameObject:

@@ -52,27 +52,26 @@ class CardData:
     toughness: int | str | None
     text: str
     rules: tuple[str, ...]  # corpus refs this card serves in cases
+    colors: tuple[str, ...]  # from the mana cost, in WUBRG order (2004 rule 203.2)
+    mana_value: int  # converted mana cost, X counting 0 (2004 rule 203.3)
 
-    @property
-    def symbols(self) -> tuple[str, ...]:
-        return tuple(_SYMBOL.findall(self.cost or ""))
 
-    @property
-    def colors(self) -> tuple[str, ...]:
-        """Colours from the mana cost, in WUBRG order (2004 rule 203.2)."""
-        found = {c for symbol in self.symbols for c in symbol.split("/") if c in "WUBRG"}
-        return tuple(c for c in "WUBRG" if c in found)
+def cost_colors(cost: str | None) -> tuple[str, ...]:
+    """The colours of a mana cost's symbols, in WUBRG order."""
+    found = {c for symbol in _SYMBOL.findall(cost or "") for c in symbol.split("/")
+             if c in "WUBRG"}
+    return tuple(c for c in "WUBRG" if c in found)
 
-    @property
-    def mana_value(self) -> int:
-        """Converted mana cost: the total mana in the cost, X counting 0 (2004 rule 203.3)."""
-        total = 0
-        for symbol in self.symbols:
-            if symbol.isdigit():
-                total += int(symbol)
-            elif symbol not in ("X", "Y", "Z"):
-                total += 1
-        return total
+
+def cost_mana_value(cost: str | None) -> int:
+    """The total amount of mana in a cost, an X counting 0."""
+    total = 0
+    for symbol in _SYMBOL.findall(cost or ""):
+        if symbol.isdigit():
+            total += int(symbol)
+        elif symbol not in ("X", "Y", "Z"):
+            total += 1
+    return total
 
 
 def parse_type_line(type_line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -133,6 +132,7 @@ def load(path: Path = CARDS_PATH) -> CardPool:
                 type_line=fields["type_line"], supertypes=supertypes, types=types,
                 subtypes=subtypes, power=fields["power"], toughness=fields["toughness"],
                 text=fields["text"] or "", rules=tuple(item.get("rules") or ()),
+                colors=cost_colors(fields["cost"]), mana_value=cost_mana_value(fields["cost"]),
             )
     return CardPool(cards)
 

@@ -186,3 +186,21 @@ def test_lethal_combat_damage_ends_the_game(edition):
     assert t.obs()["result"] == {"over": True, "winners": ["A"], "losers": ["B"],
                                  "draw": False, "reason": "life"}
     assert t.legal() == []
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_negative_power_deals_no_damage(edition):
+    t = table(edition, [h("giant", "Hill Giant", controller="A"),
+                        h("bears", "Grizzly Bears", controller="B")])
+    # A -5/-0 effect (the reference engine's own primitive; Weakness-style cards come later).
+    t.engine.game.pump_until_end_of_turn(t.id("giant"), -5, 0)
+    assert t.find("giant")["power"] == -2
+    to_attackers(t)
+    t.do("attack", "A", card="giant")
+    t.do("done", "A")
+    t.advance("declare_blockers")
+    t.do("block", "B", card="bears", attacker="giant")
+    t.do("done", "B")
+    t.advance("end_of_combat")
+    assert t.find("bears")["damage"] == 0
+    assert t.find("giant")["damage"] == 2
