@@ -23,17 +23,17 @@ KINDS = frozenset((
 _FIELDS = {
     "pass": (), "concede": (), "keep": (), "mulligan": (), "done": (),
     "play_land": ("card",),
-    "cast": ("card", "targets", "x", "payment"),
+    "cast": ("card", "targets", "x", "kicked", "payment"),
     "activate": ("card", "ability", "targets", "x", "payment"),
     "attack": ("card",),
     "block": ("card", "attacker"),
     "order_blockers": ("attacker", "order"),
     "discard": ("card",),
-    "choose": ("choice",),
+    "choose": ("choice", "targets"),
 }
 _REQUIRED = {"play_land": ("card",), "cast": ("card",), "activate": ("card", "ability"),
              "attack": ("card",), "block": ("card", "attacker"),
-             "order_blockers": ("attacker", "order"), "discard": ("card",), "choose": ("choice",)}
+             "order_blockers": ("attacker", "order"), "discard": ("card",)}
 
 
 class Action(NamedTuple):
@@ -46,6 +46,7 @@ class Action(NamedTuple):
     attacker: int | None = None
     order: tuple[int, ...] = ()
     choice: Any = None
+    kicked: bool = False
     payment: tuple[tuple[str, int], ...] | None = None
 
     def core(self) -> Action:
@@ -70,6 +71,8 @@ class Action(NamedTuple):
             out["order"] = list(self.order)
         if self.choice is not None:
             out["choice"] = _thaw(self.choice)
+        if self.kicked:
+            out["kicked"] = True
         if self.payment is not None:
             out["payment"] = dict(self.payment)
         return out
@@ -109,6 +112,12 @@ class Action(NamedTuple):
             fields["order"] = tuple(_object_id(o, "order") for o in order)
         if "choice" in value:
             fields["choice"] = _freeze(value["choice"])
+        if kind == "choose" and ("choice" in value) == ("targets" in value):
+            raise BadRequestError("choose: give exactly one of 'choice' and 'targets'")
+        if "kicked" in value:
+            if not isinstance(value["kicked"], bool):
+                raise BadRequestError("kicked: must be true or false")
+            fields["kicked"] = value["kicked"]
         if value.get("payment") is not None:
             payment = value["payment"]
             if not isinstance(payment, dict):

@@ -1,9 +1,11 @@
-"""What each card does. Card *data* (names, costs, types, text) lives in spec/cards.yaml; this
-module gives each card its behaviour: keywords, spell effect and targets, activated abilities.
+"""How cards are described to the engine. Card *data* (names, costs, types, Oracle text) lives
+in spec/cards.yaml; a :class:`CardImpl` gives a card its behaviour: keywords, what its spell
+does, its activated, triggered and static abilities, and special rules (auras, equipment,
+kicker, flashback, counters it enters with, characteristic-defining power and toughness).
 
-An effect is a function ``effect(game, item)`` run when the spell or ability resolves. If it
-needs a player's decision it returns a generator that yields a
-:class:`~reference_engine.objects.Decision` and receives the chosen action.
+The implementations themselves are in :mod:`reference_engine.cards`, one module per family of
+mechanics. An effect is a function ``effect(game, item)`` run on resolution; when it needs a
+player's decision it returns a generator that yields a Decision and receives the action.
 """
 
 from __future__ import annotations
@@ -12,22 +14,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.mana import Cost, parse_cost
+from reference_engine.mana import Cost
 
 if TYPE_CHECKING:
     from reference_engine.game import Game
-    from reference_engine.objects import GameObject, StackItem
+    from reference_engine.objects import Chars, GameObject, StackItem
 
 Effect = Callable[["Game", "StackItem"], Iterator[Any] | None]
+
+# Layers of continuous effects (modern rule 613; the 2004 rules order them the same way).
+CONTROL, TYPE, COLOR, ABILITY, PT_CDA, PT_SET, PT_MODIFY = 2, 4, 5, 6, 7.1, 7.2, 7.3
 
 
 @dataclass(frozen=True, slots=True)
 class TargetSpec:
-    """One target of a spell or ability.
-
-    ``kind`` says where candidates come from: ``creature_or_player``, ``creature``,
-    ``player``, ``permanent``, ``spell``. ``allows`` further restricts candidates.
-    """
+    """One target. ``kind`` says where candidates come from: ``creature_or_player``
+    (also planeswalkers in the modern edition), ``creature``, ``player``, ``permanent``,
+    ``spell``, ``land``, ``card_in_graveyard``. ``allows(game, controller, candidate)``
+    restricts further."""
 
     kind: str
     allows: Callable[[Game, str, Any], bool] | None = None
@@ -36,26 +40,73 @@ class TargetSpec:
 
 @dataclass(frozen=True, slots=True)
 class AbilitySpec:
-    """An activated ability: its cost, targets and effect. ``produces`` marks a mana ability
-    (resolves at once, no stack) and says which mana it adds."""
+    """An activated ability: its costs, targets and effect. ``produces`` marks a mana ability
+    (it resolves at once, without the stack) and lists the mana it adds; ``any_color`` makes
+    it add one mana of a colour its controller chooses."""
 
     text: str
     cost: Cost | None = None
     tap: bool = False
     sacrifice: bool = False
+    remove_counter: str | None = None  # "Remove a +1/+1 counter from this": a cost
+    unattach: bool = False  # "Unattach this Equipment": a cost (Leonin Bola)
+    loyalty: int | None = None  # a planeswalker's loyalty ability: + or - counters
     targets: tuple[TargetSpec, ...] = ()
     effect: Effect | None = None
     produces: tuple[str, ...] | None = None
+    any_color: bool = False
     sorcery_speed: bool = False
+    equip: bool = False  # an equip ability: attach to target creature you control
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerSpec:
+    """A triggered ability. ``event`` is one of ``etb`` (this enters), ``creature_etb`` (a
+    creature enters), ``dies`` (this is put into a graveyard from the battlefield),
+    ``leaves`` (this leaves the battlefield), ``step`` (the beginning of ``step``; ``whose``
+    says of which player's turn: ``controller`` or ``each``), ``tapped`` (this becomes
+    tapped), ``attacks`` (this attacks), ``unblocked`` (this attacks and isn't blocked).
+    ``condition(game, source, event)`` filters; ``optional`` is a "may"."""
+
+    event: str
+    effect: Effect
+    text: str
+    targets: tuple[TargetSpec, ...] = ()
+    condition: Callable[[Game, GameObject, Any], bool] | None = None
+    optional: bool = False
+    step: int | None = None
+    whose: str = "controller"
+
+
+@dataclass(frozen=True, slots=True)
+class StaticSpec:
+    """A static ability generating a continuous effect in ``layer`` on each object for which
+    ``applies(game, source, obj, chars)`` holds; ``modify(game, source, obj, chars)`` edits the
+    characteristics being computed. Layer 2 effects return the new controller instead."""
+
+    layer: float
+    applies: Callable[[Game, GameObject, GameObject, Chars], bool]
+    modify: Callable[[Game, GameObject, GameObject, Chars], Any]
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRules:
+    """A static ability that changes rules for a player: ``applies(game, source, player)``;
+    the fields say how."""
+
+    applies: Callable[[Game, GameObject, str], bool]
+    extra_land_plays: int = 0
+    no_max_hand_size: bool = False
+    top_card_revealed: bool = False
+    play_top_card: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class SpellSpec:
-    """What a spell targets and does on resolution.
-
-    ``max_targets`` > len(targets) means "any number of targets" of ``targets[0]``'s kind,
-    with ``extra_target_cost`` generic mana for each target beyond the first (Fireball).
-    """
+    """What a spell targets and does on resolution. ``max_targets`` > len(targets) means "any
+    number of targets" of ``targets[0]``'s kind, each beyond the first costing
+    ``extra_target_cost`` more generic mana (Fireball)."""
 
     targets: tuple[TargetSpec, ...] = ()
     effect: Effect | None = None
@@ -69,149 +120,44 @@ class CardImpl:
     keywords: frozenset[str] = frozenset()
     spell: SpellSpec | None = None
     abilities: tuple[AbilitySpec, ...] = ()
-    extras: dict[str, Any] = field(default_factory=dict)
+    triggers: tuple[TriggerSpec, ...] = ()
+    statics: tuple[StaticSpec, ...] = ()
+    player_rules: tuple[PlayerRules, ...] = ()
+    #: an Aura (2004: a local enchantment) and what it may enchant
+    enchant: TargetSpec | None = None
+    #: counters the permanent enters the battlefield with
+    enters_with: dict[str, int] = field(default_factory=dict)
+    kicker: Cost | None = None
+    #: extra counters it enters with if it was kicked (Kavu Titan)
+    kicked_counters: dict[str, int] = field(default_factory=dict)
+    flashback: Cost | None = None
+    #: characteristic-defining power and toughness: (game, obj) -> (power, toughness)
+    cda: Callable[[Game, GameObject], tuple[int, int]] | None = None
+    #: "As this enters, choose a creature type" (Engineered Plague)
+    choose_on_entry: str | None = None
+    loyalty: int | None = None
+    #: "Remove this card from your deck before playing if you're not playing for ante."
+    ante_card: bool = False
+    notes: str = ""
 
 
 REGISTRY: dict[str, CardImpl] = {}
-VANILLA = CardImpl("")
 
 
 def register(impl: CardImpl) -> CardImpl:
+    if impl.name in REGISTRY:
+        raise ValueError(f"card {impl.name!r} is implemented twice")
     REGISTRY[impl.name] = impl
     return impl
 
 
 def implementation(name: str) -> CardImpl | None:
     """The behaviour of a card, or None if the engine does not implement it."""
+    import reference_engine.cards  # noqa: F401  (importing registers every card, once)
+
     return REGISTRY.get(name)
 
 
-# Target specs ------------------------------------------------------------------------------
-
-ANY_TARGET = TargetSpec("creature_or_player", text="any target (creature or player)")
-CREATURE = TargetSpec("creature", text="target creature")
-PLAYER = TargetSpec("player", text="target player")
-PERMANENT = TargetSpec("permanent", text="target permanent")
-SPELL = TargetSpec("spell", text="target spell")
-CREATURE_SPELL = TargetSpec(
-    "spell", lambda game, _controller, item: item.obj is not None
-    and "Creature" in game.chars(item.obj).types, "target creature spell",
-)
-
-
-def _nonartifact_nonblack(game: Game, _controller: str, obj: GameObject) -> bool:
-    chars = game.chars(obj)
-    return "Artifact" not in chars.types and "B" not in chars.colors
-
-
-NONARTIFACT_NONBLACK_CREATURE = TargetSpec(
-    "creature", _nonartifact_nonblack, "target nonartifact, nonblack creature"
-)
-
-
-# Effects -----------------------------------------------------------------------------------
-
-def damage(amount: int) -> Effect:
-    def effect(game: Game, item: StackItem) -> None:
-        for target in game.legal_targets_of(item):
-            game.deal_damage(item.obj or item.source, target, amount)
-    return effect
-
-
-def draw(amount: int, *, targeted: bool = False) -> Effect:
-    def effect(game: Game, item: StackItem) -> None:
-        players = game.legal_targets_of(item) if targeted else [item.controller]
-        for player in players:
-            game.draw(player, amount)
-    return effect
-
-
-def _giant_growth(game: Game, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
-        game.pump_until_end_of_turn(target, 3, 3)
-
-
-def _counter(game: Game, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
-        game.counter(target)
-
-
-def _destroy(game: Game, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
-        game.destroy(target)
-
-
-def _terror(game: Game, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
-        game.destroy(target, regenerate=False)
-
-
-def _unsummon(game: Game, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
-        game.return_to_hand(target)
-
-
-def _mind_rot(game: Game, item: StackItem) -> Iterator[Any]:
-    for player in game.legal_targets_of(item):
-        yield from game.discard(player, 2)
-
-
-def _fireball(game: Game, item: StackItem) -> None:
-    targets = game.legal_targets_of(item)
-    chosen = len(item.targets)
-    # Divided evenly among the targets chosen, rounded down (2004 rule 104.1).
-    share = (item.x or 0) // chosen if chosen else 0
-    for target in targets:
-        game.deal_damage(item.obj, target, share)
-
-
-def _mind_stone_draw(game: Game, item: StackItem) -> None:
-    game.draw(item.controller, 1)
-
-
-def _ping(game: Game, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
-        game.deal_damage(item.source, target, 1)
-
-
-# The pool ----------------------------------------------------------------------------------
-
-def _vanilla(name: str, *keywords: str) -> None:
-    register(CardImpl(name, keywords=frozenset(keywords)))
-
-
-for _name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Snow-Covered Forest",
-              "Tropical Island", "Grizzly Bears", "Savannah Lions", "Hill Giant"):
-    _vanilla(_name)
-_vanilla("Raging Goblin", "haste")
-_vanilla("Ornithopter", "flying")
-
-register(CardImpl("Seat of the Synod", abilities=(
-    AbilitySpec("{T}: Add {U}.", tap=True, produces=("U",)),
-)))
-register(CardImpl("Llanowar Elves", abilities=(
-    AbilitySpec("{T}: Add {G}.", tap=True, produces=("G",)),
-)))
-register(CardImpl("Mind Stone", abilities=(
-    AbilitySpec("{T}: Add {C}.", tap=True, produces=("C",)),
-    AbilitySpec("{1}, {T}, Sacrifice Mind Stone: Draw a card.", cost=parse_cost("{1}"),
-                tap=True, sacrifice=True, effect=_mind_stone_draw),
-)))
-register(CardImpl("Prodigal Sorcerer", abilities=(
-    AbilitySpec("{T}: Prodigal Sorcerer deals 1 damage to any target.", tap=True,
-                targets=(ANY_TARGET,), effect=_ping),
-)))
-register(CardImpl("Lightning Bolt", spell=SpellSpec((ANY_TARGET,), damage(3))))
-register(CardImpl("Shock", spell=SpellSpec((ANY_TARGET,), damage(2))))
-register(CardImpl("Giant Growth", spell=SpellSpec((CREATURE,), _giant_growth)))
-register(CardImpl("Counterspell", spell=SpellSpec((SPELL,), _counter)))
-register(CardImpl("Remove Soul", spell=SpellSpec((CREATURE_SPELL,), _counter)))
-register(CardImpl("Terror", spell=SpellSpec((NONARTIFACT_NONBLACK_CREATURE,), _terror)))
-register(CardImpl("Unsummon", spell=SpellSpec((CREATURE,), _unsummon)))
-register(CardImpl("Inspiration", spell=SpellSpec((PLAYER,), draw(2, targeted=True))))
-register(CardImpl("Divination", spell=SpellSpec((), draw(2))))
-register(CardImpl("Mind Rot", spell=SpellSpec((PLAYER,), _mind_rot)))
-register(CardImpl("Lava Axe", spell=SpellSpec((PLAYER,), damage(5))))
-register(CardImpl("Fireball", spell=SpellSpec((ANY_TARGET,), _fireball, max_targets=99,
-                                              extra_target_cost=1)))
-register(CardImpl("Vindicate", spell=SpellSpec((PERMANENT,), _destroy)))
+def implemented() -> dict[str, CardImpl]:
+    implementation("")
+    return dict(REGISTRY)

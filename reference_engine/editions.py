@@ -2,10 +2,15 @@
 
 * ``cr2004``: mana empties only at the end of a phase and each unused mana costs 1 life (mana
   burn, 300.3); combat damage uses the stack (217.6e); the "Paris" mulligan (101.4); zones
-  include removed-from-the-game (exile here), ante and phased-out.
+  include removed-from-the-game (exile here), ante and phased-out (217.8); a token's owner is
+  the controller of what made it (200.4a); ``*`` is 0 outside play (208.2); the legend rule of
+  June 2004 keeps the legendary permanent that has been in play longest.
 * ``modern``: mana empties at the end of every step and phase, no mana burn; combat damage is
-  dealt at once as a turn-based action (405.6e); the "London" mulligan (draw seven, then put
-  one card on the bottom per mulligan); zones include exile, ante and command.
+  dealt at once as a turn-based action (405.6e); the "London" mulligan; zones include exile,
+  ante and command; phasing is a status; the player who creates a token owns it;
+  characteristic-defining abilities work in every zone; each player keeps one legendary
+  permanent of a name; +1/+1 and -1/-1 counters cancel out. (Outside the seeds: modern rules
+  103.5, 111.2, 604.3, 702.26, 704.5j and 704.5q.)
 """
 
 from __future__ import annotations
@@ -14,11 +19,20 @@ from collections.abc import Generator
 from typing import ClassVar
 
 from reference_engine.actions import Action
-from reference_engine.constants import LIBRARY
+from reference_engine.constants import BATTLEFIELD, LIBRARY, PHASED_OUT, PLAYERS
 from reference_engine.game import Game
-from reference_engine.objects import Decision
+from reference_engine.objects import Decision, GameObject
 
 _MAX_MODERN_MULLIGANS = 7
+
+
+def _all_but_newest(worlds: list[GameObject]) -> list[GameObject]:
+    """The world rule: only the permanent that has been a world permanent for the shortest
+    time stays (a newer object has a higher id)."""
+    if len(worlds) < 2:
+        return []
+    newest = max(worlds, key=lambda o: o.id)
+    return [o for o in worlds if o is not newest]
 
 
 class Game2004(Game):
@@ -27,6 +41,7 @@ class Game2004(Game):
     pool_empties_each_step: ClassVar[bool] = False
     mana_burn: ClassVar[bool] = True
     combat_damage_uses_stack: ClassVar[bool] = True
+    legend_creature_type: ClassVar[bool] = True
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """101.4: the starting player decides fully first; each mulligan shuffles the hand
@@ -44,6 +59,57 @@ class Game2004(Game):
                 self.draw(name, size)
             player.kept = True
 
+    def _token_owner(self, creator: str, receiver: str) -> str:
+        return creator  # the controller of the spell or ability that made it (200.4a)
+
+    def _rule_victims(self, legendary: list[GameObject], worlds: list[GameObject]
+                      ) -> Generator[Decision, Action, list[GameObject]]:
+        """The legend rule as in force in June 2004 (rule 420.5e, outside the seeds): of
+        legendary permanents (or creatures of type Legend) with the same name, all but the one
+        in play longest go to their owners' graveyards, whoever controls them; the world rule
+        (420.5i): all world enchantments but the newest."""
+        victims: list[GameObject] = []
+        by_name: dict[str, list[GameObject]] = {}
+        for obj in legendary:
+            by_name.setdefault(self.chars(obj).name, []).append(obj)
+        for group in by_name.values():
+            if len(group) > 1:
+                oldest = min(group, key=lambda o: o.id)  # a newer object has a higher id
+                victims.extend(o for o in group if o is not oldest)
+        return victims + _all_but_newest(worlds)
+        yield
+
+    def phase_out(self, obj: GameObject) -> None:
+        """2004: a phased-out permanent goes to the phased-out zone as the same object,
+        remembering its state (217.8a, 217.8c); what is attached to it goes with it."""
+        zone = self.zones_extra["phased_out"]
+        for item in [obj, *self._attached_to(obj)]:
+            if item in self.battlefield:
+                self.battlefield.remove(item)
+                item.zone = PHASED_OUT
+                zone.append(item)
+                self._events.append(("phase_out", item.id))
+        self.changed()
+
+    def _phase_in_and_out(self) -> None:
+        zone = self.zones_extra["phased_out"]
+        back = [o for o in zone if o.controller == self.active]
+        for obj in back:
+            zone.remove(obj)
+            obj.zone = BATTLEFIELD
+            self.battlefield.append(obj)
+            self._events.append(("phase_in", obj.id))
+        if back:
+            self.changed()
+
+    def _tokens_ceasing(self) -> list[GameObject]:
+        found = super()._tokens_ceasing()
+        found.extend(o for o in self.zones_extra["phased_out"] if o.token)  # 217.8d
+        return found
+
+    def _attached_to(self, obj: GameObject) -> list[GameObject]:
+        return [o for o in self.battlefield if o.attached_to == obj.id]
+
 
 class GameModern(Game):
     edition: ClassVar[str] = "modern"
@@ -51,6 +117,8 @@ class GameModern(Game):
     pool_empties_each_step: ClassVar[bool] = True
     mana_burn: ClassVar[bool] = False
     combat_damage_uses_stack: ClassVar[bool] = False
+    planeswalkers: ClassVar[bool] = True
+    counters_annihilate: ClassVar[bool] = True
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """London mulligan (outside the seeds, modern rule 103.5): in turn order each player
@@ -82,6 +150,43 @@ class GameModern(Game):
                 options = [Action("choose", name, choice=o.id) for o in player.hand]
                 action = yield Decision("bottom", name, options, count=remaining)
                 self.move(self.objects[action.choice], LIBRARY, bottom=True, cause="mulligan")
+
+    def _cda_applies(self, obj: GameObject) -> bool:
+        return True  # characteristic-defining abilities work in every zone (604.3)
+
+    def _rule_victims(self, legendary: list[GameObject], worlds: list[GameObject]
+                      ) -> Generator[Decision, Action, list[GameObject]]:
+        """The legend rule since 2013 (704.5j): a player controlling two or more legendary
+        permanents with the same name chooses one and the rest go to the graveyard; the world
+        rule (704.5k) keeps only the newest world permanent."""
+        victims: list[GameObject] = []
+        for name in PLAYERS:
+            by_name: dict[str, list[GameObject]] = {}
+            for obj in legendary:
+                if obj.controller == name:
+                    by_name.setdefault(self.chars(obj).name, []).append(obj)
+            for card, group in by_name.items():
+                if len(group) > 1:
+                    keep = yield from self.choose(name, "legend_rule", [o.id for o in group],
+                                                  {"card": card})
+                    victims.extend(o for o in group if o.id != keep)
+        return victims + _all_but_newest(worlds)
+
+    def phase_out(self, obj: GameObject) -> None:
+        """Modern phasing is a status: the permanent stays on the battlefield but is treated
+        as though it did not exist (702.26, outside the seeds)."""
+        for item in [obj, *(o for o in self.battlefield if o.attached_to == obj.id)]:
+            item.phased_out = True
+            self._events.append(("phase_out", item.id))
+        self.changed()
+
+    def _phase_in_and_out(self) -> None:
+        back = [o for o in self.battlefield if o.phased_out and o.controller == self.active]
+        for obj in back:
+            obj.phased_out = False
+            self._events.append(("phase_in", obj.id))
+        if back:
+            self.changed()
 
 
 EDITION_GAMES: dict[str, type[Game]] = {"cr2004": Game2004, "modern": GameModern}

@@ -1,7 +1,9 @@
-"""The reference game: state, turn structure, priority, the stack, combat and state-based
-actions, for two players. Edition differences are hooks overridden in ``editions.py``.
+"""The reference game: state, turn structure, priority, the stack, zone changes and
+state-based actions, for two players. Edition differences are hooks overridden in
+``editions.py``; characteristics are in ``layers.py``, triggers in ``triggers.py``, combat in
+``combat.py``.
 
-The game runs as a coroutine (``_flow``) that yields a :class:`Decision` whenever a player must
+The game runs as a coroutine (``_run``) that yields a :class:`Decision` whenever a player must
 act (priority, or a decision such as a mulligan or declaring attackers) and receives the chosen
 :class:`Action`. ``legal_actions()`` lists what the current decision accepts; ``perform()``
 checks an action against it before anything changes, so a rejected action leaves the state
@@ -20,9 +22,11 @@ from typing import Any, ClassVar
 from reference_engine import mana
 from reference_engine.actions import Action
 from reference_engine.cardimpl import AbilitySpec, CardImpl, TargetSpec
+from reference_engine.combat import CombatMixin
 from reference_engine.constants import (
     BATTLEFIELD,
     CLEANUP,
+    COLORS,
     COMBAT,
     COMBAT_DAMAGE,
     DECLARE_ATTACKERS,
@@ -46,18 +50,16 @@ from reference_engine.constants import (
     other,
 )
 from reference_engine.errors import IllegalActionError
-from reference_engine.objects import Chars, Decision, Effect, GameObject, Player, StackItem
+from reference_engine.layers import LayersMixin
+from reference_engine.objects import Decision, Effect, GameObject, Player, StackItem
+from reference_engine.triggers import TriggersMixin
 from spec.cardpool import CardData
 
 PRIORITY = "priority"
-_PERMANENT_TYPES = frozenset(("Artifact", "Creature", "Enchantment", "Land"))
-_BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
-_BASIC_ABILITIES = {
-    subtype: AbilitySpec(f"{{T}}: Add {{{color}}}.", tap=True, produces=(color,))
-    for subtype, color in _BASIC_MANA.items()
-}
+PERMANENT_TYPES = frozenset(("Artifact", "Creature", "Enchantment", "Land", "Planeswalker"))
 _MANA_SLOT = {m: i for i, m in enumerate(("W", "U", "B", "R", "G", "C"))}
 _COST_CACHE: dict[str | None, mana.Cost] = {}
+_NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
 
 
 def _target_key(target: int | str) -> tuple[int, int | str]:
@@ -83,18 +85,28 @@ class Result:
                 "draw": self.draw, "reason": self.reason}
 
 
-def cost_of(card: CardData) -> mana.Cost:
-    cost = _COST_CACHE.get(card.cost)
+def cost_of(text: str | None) -> mana.Cost:
+    cost = _COST_CACHE.get(text)
     if cost is None:
-        cost = _COST_CACHE[card.cost] = mana.parse_cost(card.cost)
+        cost = _COST_CACHE[text] = mana.parse_cost(text)
     return cost
 
 
-class Game:
+class Shield:
+    """A prevention shield: the next damage ``source`` would deal to ``player`` this turn."""
+
+    __slots__ = ("player", "source")
+
+    def __init__(self, player: str, source: int) -> None:
+        self.player = player
+        self.source = source
+
+
+class Game(LayersMixin, TriggersMixin, CombatMixin):
     """One two-player game of one edition. Build it with :mod:`reference_engine.setup`."""
 
     edition: ClassVar[str] = ""
-    #: the zones this edition has, beyond library, hand, graveyard, battlefield and stack
+    #: the zones this edition has, beyond library, hand, graveyard, battlefield, stack, exile
     extra_zones: ClassVar[tuple[str, ...]] = ()
     #: unused mana empties at the end of each step (modern) or only of each phase (2004)
     pool_empties_each_step: ClassVar[bool] = True
@@ -102,6 +114,12 @@ class Game:
     mana_burn: ClassVar[bool] = False
     #: combat damage is put on the stack and players get priority before it is dealt (217.6e)
     combat_damage_uses_stack: ClassVar[bool] = False
+    #: "creature or player" targets include planeswalkers (modern "any target")
+    planeswalkers: ClassVar[bool] = False
+    #: "Legend" is a creature type subject to the legend rule (2004 rule 215.1)
+    legend_creature_type: ClassVar[bool] = False
+    #: +1/+1 and -1/-1 counters on a permanent cancel out (modern 704.5q)
+    counters_annihilate: ClassVar[bool] = False
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -113,24 +131,39 @@ class Game:
         self.exile: list[GameObject] = []
         self.zones_extra: dict[str, list[GameObject]] = {z: [] for z in self.extra_zones}
         self.effects: list[Effect] = []
+        self.delayed: list[Any] = []
+        self.triggered: list[Any] = []
+        self.shields: list[Shield] = []
+        self.extra_turns: list[str] = []  # the last one is taken next (300.6)
         self.turn = 1
         self.active = "A"
+        self.normal_next = "B"
         self.first_player = "A"
         self.step = UPKEEP
         self.priority: str | None = None
         self.result = Result()
         self.decision: Decision | None = None
         self.block_order: dict[int, tuple[int, ...]] = {}
+        self.playing_for_ante = False
         self.version = 0
         self._next_id = 1
         self._timestamp = 0
+        self._trigger_key = 0
         self._events: list[tuple[Any, ...]] = []
+        self._entry_choices: list[GameObject] = []
         self._flow: Generator[Decision, Action, None] | None = None
+        self._effects_cache: list[Any] = []
+        self._effects_version = -1
+        self._trigger_cache: list[GameObject] = []
+        self._trigger_version = -1
+        self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
+        self._control_changed = False
+        self._tokens_outside = False
         self._priority_decision = {name: Decision(PRIORITY, name) for name in PLAYERS}
         self._pass_action = {name: Action("pass", name) for name in PLAYERS}
         self._concede_actions = [Action("concede", name) for name in PLAYERS]
 
-    # -- public API ------------------------------------------------------------------------
+    # -- public API ---------------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
         """Every action a correct engine accepts now, for both players (concede included)."""
@@ -194,7 +227,7 @@ class Game:
         events, self._events = self._events, []
         return events
 
-    # -- objects and characteristics ----------------------------------------------------------
+    # -- objects ------------------------------------------------------------------------------
 
     def new_object(self, card: CardData, impl: CardImpl, owner: str, zone: int) -> GameObject:
         obj = GameObject(self._next_id, card, impl, owner, zone, self._tick())
@@ -207,66 +240,24 @@ class Game:
         return self._timestamp
 
     def changed(self) -> None:
-        """Characteristics may have changed: invalidate every cached :class:`Chars`."""
+        """Characteristics may have changed: invalidate every cached computation."""
         self.version += 1
 
-    def chars(self, obj: GameObject) -> Chars:
-        if obj._chars_version == self.version and obj._chars is not None:
-            return obj._chars
-        chars = self._compute_chars(obj)
-        obj._chars = chars
-        obj._chars_version = self.version
-        return chars
-
-    def _compute_chars(self, obj: GameObject) -> Chars:
-        card = obj.card
-        power, toughness = self._printed_pt(obj)
-        chars = Chars(card.name, card.cost, card.mana_value, card.colors,
-                      frozenset(card.supertypes), frozenset(card.types), card.subtypes,
-                      power, toughness, obj.impl.keywords)
-        if obj.zone == BATTLEFIELD:
-            for effect in self._effects_in_order():
-                if effect.applies(obj):
-                    effect.modify(chars)
-            if obj.counters and chars.power is not None:
-                delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-                chars.power += delta
-                chars.toughness = (chars.toughness or 0) + delta
-        if "Creature" not in chars.types:
-            chars.power = chars.toughness = None
-        chars.abilities = self._abilities_for(obj, chars)
-        return chars
-
-    def _printed_pt(self, obj: GameObject) -> tuple[int | None, int | None]:
-        card = obj.card
-        power = card.power if isinstance(card.power, int) else None
-        toughness = card.toughness if isinstance(card.toughness, int) else None
-        return power, toughness
-
-    def _effects_in_order(self) -> list[Effect]:
-        return self.effects
-
-    def abilities(self, obj: GameObject) -> tuple[AbilitySpec, ...]:
-        """Activated abilities in protocol order: intrinsic basic-land mana abilities first
-        (2004 rule 212.6d), then the card's own."""
-        return self.chars(obj).abilities
-
-    def _abilities_for(self, obj: GameObject, chars: Chars) -> tuple[AbilitySpec, ...]:
-        if "Land" in chars.types:
-            intrinsic = tuple(_BASIC_ABILITIES[s] for s in chars.subtypes if s in _BASIC_ABILITIES)
-            if intrinsic:
-                return intrinsic + obj.impl.abilities
-        return obj.impl.abilities
+    def live(self) -> list[GameObject]:
+        """Permanents on the battlefield that exist for the rules (not phased out)."""
+        return [o for o in self.battlefield if not o.phased_out]
 
     def is_sick(self, obj: GameObject) -> bool:
         """Not under its controller's control continuously since their most recent turn began
         (2004 rule 212.3d)."""
         return obj.controlled_since >= self.players[obj.controller].last_turn
 
-    def has(self, obj: GameObject, keyword: str) -> bool:
-        return keyword in self.chars(obj).keywords
+    def tap(self, obj: GameObject) -> None:
+        if not obj.tapped:
+            obj.tapped = True
+            self.fire("tapped", obj)
 
-    # -- zone changes ---------------------------------------------------------------------------
+    # -- zone changes -------------------------------------------------------------------------
 
     def zone_list(self, obj: GameObject) -> list[GameObject] | None:
         zone = obj.zone
@@ -287,21 +278,49 @@ class Game:
         return self.zones_extra.get(ZONE_NAMES[zone])
 
     def move(self, obj: GameObject, to: int, *, controller: str | None = None,
-             bottom: bool = False, cause: str | None = None) -> GameObject | None:
+             bottom: bool = False, cause: str | None = None, attach: int | str | None = None,
+             exiled_with: int | None = None, face_down: bool = False) -> GameObject | None:
         """Move ``obj`` to zone ``to``; the result is a new object with a new id (217.1c,
         400.7). An instant or sorcery that would enter the battlefield stays (217.1a, 400.4a)
         and None is returned. Libraries, hands and graveyards are always the owner's."""
-        if to == BATTLEFIELD and not _PERMANENT_TYPES.intersection(obj.card.types):
+        if to == BATTLEFIELD and not PERMANENT_TYPES.intersection(obj.card.types):
             return None
+        if obj.zone == STACK and to != EXILE and obj.cast_info and obj.cast_info.get("flashback"):
+            # Flashback: "remove it from the game instead of putting it anywhere else".
+            to = EXILE
+            cause = "flashback"
+        if to == BATTLEFIELD and obj.impl.enchant is not None and attach is None:
+            # An Aura put onto the battlefield without being cast: the player putting it there
+            # chooses what it enchants, without targeting; with no legal choice it stays (212.4e).
+            who = controller or obj.owner
+            if not self.aura_candidates(obj, who):
+                return None
         source = self.zone_list(obj)
         if source is not None:
             source.remove(obj)
         del self.objects[obj.id]
         new = self.new_object(obj.card, obj.impl, obj.owner, to)
-        new.token = obj.token
+        if obj.token:
+            new.token = True
+            self._tokens_outside = to != BATTLEFIELD
+        new.face_down = face_down
+        new.exiled_with = exiled_with
+        if obj.zone == STACK and to == BATTLEFIELD:
+            new.cast_info = obj.cast_info  # a permanent knows how its spell was cast (400.7d)
         if to == BATTLEFIELD:
-            new.controller = controller or obj.owner
+            new.controller = new.base_controller = controller or obj.owner
             new.controlled_since = self.turn
+            counters = dict(obj.impl.enters_with)
+            if new.cast_info and new.cast_info.get("kicked"):
+                for kind, amount in obj.impl.kicked_counters.items():
+                    counters[kind] = counters.get(kind, 0) + amount
+            new.counters = counters
+            if obj.impl.loyalty is not None:
+                new.counters["loyalty"] = obj.impl.loyalty
+            if attach is not None:
+                new.attached_to = attach
+            elif obj.impl.enchant is not None or obj.impl.choose_on_entry:
+                self._entry_choices.append(new)
         destination = self.zone_list(new)
         if destination is not None:
             if bottom:
@@ -311,17 +330,47 @@ class Game:
         self.changed()
         self._events.append(("zone_change", obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
                              ZONE_NAMES[to], obj.owner, cause))
-        self._left_zone(obj, new)
+        if obj.zone == BATTLEFIELD:
+            self.fire("dies" if to == GRAVEYARD else "leaves", new, old=obj, to=to)
+        if to == BATTLEFIELD:
+            self.fire("etb", new)
         return new
 
-    def _left_zone(self, old: GameObject, new: GameObject) -> None:
-        """Hook: an object changed zones (triggers and attachments come in later layers)."""
+    def exile_object(self, obj: GameObject, *, cause: str, exiled_with: int | None = None,
+                     face_down: bool = False) -> GameObject | None:
+        return self.move(obj, EXILE, cause=cause, exiled_with=exiled_with, face_down=face_down)
+
+    def put_into_graveyards(self, objs: list[GameObject], cause: str
+                            ) -> Generator[Decision, Action, None]:
+        """Put several objects into their owners' graveyards at once. Each owner orders
+        their own cards when they differ (217.4c, 404.3)."""
+        for name in self._turn_order_from_active():
+            mine = [o for o in objs if o.owner == name and o.id in self.objects]
+            while mine:
+                if len({o.card.name for o in mine}) > 1:
+                    options = [Action("choose", name, choice=o.id) for o in mine]
+                    action = yield Decision("order_graveyard", name, options,
+                                            count=len(mine))
+                    chosen = self.objects[action.choice]
+                else:
+                    chosen = mine[0]
+                mine.remove(chosen)
+                self._destroyed_or_moved(chosen, cause)
+
+    def _destroyed_or_moved(self, obj: GameObject, cause: str) -> None:
+        if obj.zone == BATTLEFIELD:
+            self.move(obj, GRAVEYARD, cause=cause)
+        elif obj.zone == STACK:
+            item = self.stack_item(obj.id)
+            if item is not None:
+                self.stack.remove(item)
+            self.move(obj, GRAVEYARD, cause=cause)
 
     def shuffle(self, name: str) -> None:
         self.rng.shuffle(self.players[name].library)
         self._events.append(("shuffle", name))
 
-    # -- game actions used by effects -------------------------------------------------------
+    # -- game actions used by effects ---------------------------------------------------------
 
     def draw(self, name: str, count: int) -> None:
         player = self.players[name]
@@ -339,16 +388,35 @@ class Game:
         amount = max(0, amount)  # negative damage is 0 (2004 rule 104.2)
         if amount == 0:
             return
+        source_id = source.id if source is not None else None
         if isinstance(target, str):
-            self._events.append(("damage", source.id if source else None, target, amount,
-                                 combat))
-            self.lose_life(target, amount, "damage")
+            for shield in self.shields:
+                if shield.player == target and shield.source == source_id:
+                    self.shields.remove(shield)
+                    self._events.append(("prevent", source_id, target, amount))
+                    return
+            self._events.append(("damage", source_id, target, amount, combat))
+            if source is not None and self._has_infect(source):
+                self.players[target].poison += amount
+                self._events.append(("poison", target, amount))
+            else:
+                self.lose_life(target, amount, "damage")
             return
         obj = self.objects.get(target)
-        if obj is None or obj.zone != BATTLEFIELD:
+        if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
             return
-        self._events.append(("damage", source.id if source else None, target, amount, combat))
-        obj.damage += amount
+        self._events.append(("damage", source_id, target, amount, combat))
+        chars = self.chars(obj)
+        if "Planeswalker" in chars.types and "Creature" not in chars.types:
+            self.remove_counters(obj, "loyalty", amount)
+        elif source is not None and self._has_infect(source):
+            self.add_counters(obj, "-1/-1", amount)
+        else:
+            obj.damage += amount
+
+    def _has_infect(self, source: GameObject) -> bool:
+        chars = source._chars if source.id not in self.objects else self.chars(source)
+        return chars is not None and "infect" in chars.keywords
 
     def lose_life(self, name: str, amount: int, cause: str) -> None:
         self.players[name].life -= amount
@@ -358,11 +426,43 @@ class Game:
         self.players[name].life += amount
         self._events.append(("life", name, amount, "gain"))
 
+    def add_counters(self, obj: GameObject, kind: str, amount: int) -> None:
+        if amount > 0:
+            obj.counters[kind] = obj.counters.get(kind, 0) + amount
+            self.changed()
+            self._events.append(("counters", obj.id, kind, amount))
+
+    def remove_counters(self, obj: GameObject, kind: str, amount: int) -> None:
+        have = obj.counters.get(kind, 0)
+        taken = min(have, amount)
+        if taken:
+            if have == taken:
+                del obj.counters[kind]
+            else:
+                obj.counters[kind] = have - taken
+            self.changed()
+            self._events.append(("counters", obj.id, kind, -taken))
+
     def destroy(self, target: int, *, regenerate: bool = True) -> None:
         obj = self.objects.get(target)
         if obj is None or obj.zone != BATTLEFIELD:
             return
+        if self.has(obj, "indestructible"):
+            return
+        if regenerate and obj.regen_shields:
+            # Regeneration replaces destruction: tap it, remove damage and it leaves combat.
+            obj.regen_shields -= 1
+            obj.damage = 0
+            obj.attacking = False
+            obj.blocking = None
+            self.tap(obj)
+            self._events.append(("regenerate", obj.id))
+            return
         self.move(obj, GRAVEYARD, cause="destroy")
+
+    def sacrifice(self, obj: GameObject) -> None:
+        if obj.zone == BATTLEFIELD:
+            self.move(obj, GRAVEYARD, cause="sacrifice")
 
     def return_to_hand(self, target: int) -> None:
         obj = self.objects.get(target)
@@ -370,24 +470,24 @@ class Game:
             self.move(obj, HAND, cause="bounce")
 
     def counter(self, target: int) -> None:
-        for item in self.stack:
-            if item.id == target:
-                self.stack.remove(item)
-                if item.obj is not None:
-                    self.move(item.obj, GRAVEYARD, cause="countered")
-                return
+        item = self.stack_item(target)
+        if item is None:
+            return
+        self.stack.remove(item)
+        if item.obj is not None:
+            self.move(item.obj, GRAVEYARD, cause="countered")
+        self._events.append(("countered", target))
 
     def pump_until_end_of_turn(self, target: int, power: int, toughness: int) -> None:
         def applies(obj: GameObject) -> bool:
             return obj.id == target
 
-        def modify(chars: Chars) -> None:
+        def modify(chars: Any) -> None:
             if chars.power is not None:
                 chars.power += power
                 chars.toughness = (chars.toughness or 0) + toughness
 
-        self.effects.append(Effect(7, self._tick(), applies, modify, "turn"))
-        self.changed()
+        self.add_effect(Effect(7.3, self._tick(), applies, modify, "turn"))
 
     def add_mana(self, name: str, produces: tuple[str, ...]) -> None:
         pool = self.players[name].pool
@@ -409,21 +509,74 @@ class Game:
             action = yield Decision("discard", name, options, count=remaining)
             self.move(self.objects[action.card], GRAVEYARD, cause="discard")
 
-    # -- targets ----------------------------------------------------------------------------------
+    def choose(self, name: str, kind: str, values: list[Any], data: dict | None = None
+               ) -> Generator[Decision, Action, Any]:
+        """Ask a player to choose one of ``values`` (a decision of ``kind``)."""
+        if len(values) == 1:
+            return values[0]
+        options = [Action("choose", name, choice=v) for v in values]
+        action = yield Decision(kind, name, options, data=data)
+        return action.choice
 
-    def target_candidates(self, spec: TargetSpec, controller: str) -> list[int | str]:
+    def choose_color(self, name: str) -> Generator[Decision, Action, str]:
+        """Choose one of the five colours; "multicoloured" is not a colour (203.2d)."""
+        color = yield from self.choose(name, "choose_color", list(COLORS))
+        return color
+
+    def create_token(self, creator: str, receiver: str, card: CardData, impl: CardImpl
+                     ) -> GameObject:
+        """Put a token onto the battlefield under ``receiver``'s control; ``creator``
+        controls the spell or ability that made it. The owner is an edition hook."""
+        token = self.new_object(card, impl, self._token_owner(creator, receiver), BATTLEFIELD)
+        token.token = True
+        token.controller = token.base_controller = receiver
+        token.controlled_since = self.turn
+        self.battlefield.append(token)
+        self.changed()
+        self._events.append(("token", token.id, card.name, receiver))
+        self.fire("etb", token)
+        return token
+
+    def _token_owner(self, creator: str, receiver: str) -> str:
+        return receiver
+
+    def aura_candidates(self, aura: GameObject, controller: str) -> list[int | str]:
+        spec = aura.impl.enchant
+        if spec is None:
+            return []
+        return [t for t in self.target_candidates(spec, controller, targeting=False)
+                if t != aura.id]
+
+    def attach(self, obj: GameObject, target: int | str) -> None:
+        obj.attached_to = target
+        obj.timestamp = self._tick()  # an attachment gets a new timestamp
+        self.changed()
+        self._events.append(("attach", obj.id, target))
+
+    # -- targets ------------------------------------------------------------------------------
+
+    def target_candidates(self, spec: TargetSpec, controller: str, *, targeting: bool = True
+                          ) -> list[int | str]:
         kind = spec.kind
         found: list[int | str]
         if kind == "player":
             found = list(PLAYERS)
         elif kind == "spell":
             found = [item.id for item in self.stack if item.kind == "spell"]
+        elif kind == "card_in_graveyard":
+            found = [o.id for name in PLAYERS for o in self.players[name].graveyard]
         else:
             chars = self.chars
+            live = self.live()
             if kind == "permanent":
-                found = [o.id for o in self.battlefield]
+                found = [o.id for o in live]
+            elif kind == "land":
+                found = [o.id for o in live if "Land" in chars(o).types]
+            elif kind == "creature_or_player" and self.planeswalkers:
+                found = [o.id for o in live
+                         if {"Creature", "Planeswalker"} & chars(o).types]
             else:
-                found = [o.id for o in self.battlefield if "Creature" in chars(o).types]
+                found = [o.id for o in live if "Creature" in chars(o).types]
             if kind == "creature_or_player":
                 found.extend(PLAYERS)
         if spec.allows is not None:
@@ -434,38 +587,47 @@ class Game:
         if isinstance(target, str):
             return target
         obj = self.objects.get(target)
-        if obj is not None and obj.zone == STACK:
-            for item in self.stack:
-                if item.id == target:
-                    return item
-        if obj is None:
-            for item in self.stack:
-                if item.id == target:
-                    return item
+        if obj is None or obj.zone == STACK:
+            item = self.stack_item(target)
+            if item is not None:
+                return item
         return obj
 
     def target_legal(self, spec: TargetSpec, controller: str, target: int | str) -> bool:
         if isinstance(target, str):
-            if spec.kind not in ("player", "creature_or_player"):
-                return False
-            return not self.result.over
+            return spec.kind in ("player", "creature_or_player") and (
+                spec.allows is None or spec.allows(self, controller, target))
         value = self._target_value(target)
         if value is None:
             return False
-        if spec.kind == "spell":
+        kind = spec.kind
+        if kind == "spell":
             if not isinstance(value, StackItem) or value.kind != "spell":
                 return False
-        else:
-            if not isinstance(value, GameObject) or value.zone != BATTLEFIELD:
+        elif kind == "card_in_graveyard":
+            if not isinstance(value, GameObject) or value.zone != GRAVEYARD:
                 return False
-            if spec.kind != "permanent" and "Creature" not in self.chars(value).types:
+        else:
+            if not isinstance(value, GameObject) or value.zone != BATTLEFIELD or (
+                    value.phased_out):
+                return False
+            types = self.chars(value).types
+            if kind == "land" and "Land" not in types:
+                return False
+            if kind == "creature" and "Creature" not in types:
+                return False
+            if kind == "creature_or_player" and not (
+                    "Creature" in types or (self.planeswalkers and "Planeswalker" in types)):
                 return False
         return spec.allows is None or spec.allows(self, controller, value)
 
     def target_specs(self, item: StackItem) -> tuple[TargetSpec, ...]:
         if item.kind == "spell":
             assert item.obj is not None
-            spell = item.obj.impl.spell
+            impl = item.obj.impl
+            if impl.enchant is not None:
+                return (impl.enchant,)
+            spell = impl.spell
             if spell is None:
                 return ()
             if spell.max_targets:
@@ -479,7 +641,7 @@ class Game:
         return [t for spec, t in zip(specs, item.targets, strict=False)
                 if self.target_legal(spec, item.controller, t)]
 
-    # -- the game coroutine ------------------------------------------------------------------
+    # -- the game coroutine -------------------------------------------------------------------
 
     def _run(self, begin_game: bool) -> Generator[Decision, Action, None]:
         try:
@@ -505,6 +667,9 @@ class Game:
     def _turn_order(self) -> tuple[str, str]:
         return self.first_player, other(self.first_player)
 
+    def _turn_order_from_active(self) -> tuple[str, str]:
+        return self.active, other(self.active)
+
     def _mulligans(self) -> Generator[Decision, Action, None]:
         raise NotImplementedError  # edition hook
 
@@ -514,14 +679,16 @@ class Game:
             self.move(obj, LIBRARY, cause="mulligan")
         self.shuffle(name)
 
-    def _begin_turn(self, active: str, *, first: bool = False) -> None:
+    def _begin_turn(self, active: str, *, first: bool = False, extra: bool = False) -> None:
         if not first:
             self.turn += 1
         self.active = active
+        if not extra:
+            self.normal_next = other(active)
         self.players[active].last_turn = self.turn
         for player in self.players.values():
             player.lands_played = 0
-        self._events.append(("turn", self.turn, active))
+        self._events.append(("turn", self.turn, active, extra))
 
     def _next_step(self, step: int) -> int:
         nxt = step + 1
@@ -532,12 +699,12 @@ class Game:
         ends_phase = nxt > CLEANUP or PHASE_OF_STEP[nxt] != PHASE_OF_STEP[step]
         self._end_step(step, ends_phase)
         if nxt > CLEANUP:
-            self._begin_turn(self._next_active())
+            if self.extra_turns:
+                self._begin_turn(self.extra_turns.pop(), extra=True)
+            else:
+                self._begin_turn(self.normal_next)
             return UNTAP
         return nxt
-
-    def _next_active(self) -> str:
-        return other(self.active)
 
     def _end_step(self, step: int, ends_phase: bool) -> None:
         if self.pool_empties_each_step or ends_phase:
@@ -555,17 +722,6 @@ class Game:
                     # Mana burn is life loss, not damage (2004 rule 300.3).
                     self.lose_life(name, unused, "mana_burn")
 
-    def _turn_order_from_active(self) -> tuple[str, str]:
-        return self.active, other(self.active)
-
-    def _end_combat(self) -> None:
-        for obj in self.battlefield:
-            obj.attacking = False
-            obj.blocking = None
-            obj.blocked = False
-        self.block_order.clear()
-        self._expire("combat")
-
     def _expire(self, duration: str) -> None:
         kept = [e for e in self.effects if e.duration != duration]
         if len(kept) != len(self.effects):
@@ -582,12 +738,14 @@ class Game:
             yield from self._turn_based_actions(step)
         if step == UNTAP:
             return
+        self.fire("step", None, step=step)
         yield from self._priority_round()
 
     def _turn_based_actions(self, step: int) -> Generator[Decision, Action, None]:
         if step == UNTAP:
+            self._phase_in_and_out()
             for obj in self.battlefield:
-                if obj.controller == self.active:
+                if obj.controller == self.active and not obj.phased_out:
                     obj.tapped = False
         elif step == DRAW:
             self.draw(self.active, 1)
@@ -598,23 +756,26 @@ class Game:
         elif step == COMBAT_DAMAGE:
             self._combat_damage()
 
+    def _phase_in_and_out(self) -> None:
+        """Hook: phasing happens as the untap step begins (edition-specific)."""
+
     def _cleanup(self) -> Generator[Decision, Action, None]:
         while True:
-            player = self.players[self.active]
-            if player.max_hand_size is not None and len(player.hand) > player.max_hand_size:
-                yield from self.discard(self.active, len(player.hand) - player.max_hand_size)
+            maximum = self.player_rules(self.active)["max_hand_size"]
+            hand = self.players[self.active].hand
+            if maximum is not None and len(hand) > maximum:
+                yield from self.discard(self.active, len(hand) - maximum)
             for obj in self.battlefield:
                 obj.damage = 0
+                obj.regen_shields = 0
+            self.shields.clear()
             self._expire("turn")
-            if not self._needs_priority_in_cleanup():
+            if not (self.triggered or self._state_based_actions_due()):
                 return
             # Something happened: players get priority, then a new cleanup step (314.3).
             yield from self._priority_round()
 
-    def _needs_priority_in_cleanup(self) -> bool:
-        return self._state_based_actions_due()
-
-    # -- priority and the stack ---------------------------------------------------------------
+    # -- priority, state-based actions and the stack -----------------------------------------------
 
     def _priority_round(self) -> Generator[Decision, Action, None]:
         """Players act until both pass in succession with an empty stack (217.6d, 300.2)."""
@@ -640,14 +801,44 @@ class Game:
                 yield from self._take_action(action)
 
     def _settle(self) -> Generator[Decision, Action, None]:
-        """State-based actions until none apply, then triggered abilities (hook)."""
-        while self._state_based_actions():
-            pass
-        yield from self._put_triggers_on_stack()
+        """Before a player receives priority: choices made as permanents entered, then
+        state-based actions until none apply, then triggered abilities onto the stack."""
+        while True:
+            self.refresh_control()
+            if self._entry_choices:
+                yield from self._make_entry_choices()
+                continue
+            if (yield from self._state_based_actions()):
+                continue
+            if self.triggered:
+                yield from self._put_triggers_on_stack()
+                continue
+            return
 
-    def _put_triggers_on_stack(self) -> Generator[Decision, Action, None]:
-        return
-        yield
+    def _make_entry_choices(self) -> Generator[Decision, Action, None]:
+        while self._entry_choices:
+            obj = self._entry_choices.pop(0)
+            if obj.id not in self.objects or obj.zone != BATTLEFIELD:
+                continue
+            if obj.impl.enchant is not None and obj.attached_to is None:
+                candidates = self.aura_candidates(obj, obj.controller)
+                if candidates:
+                    target = yield from self.choose(obj.controller, "choose_attachment",
+                                                    candidates, {"object": obj.id})
+                    self.attach(obj, target)
+            if obj.impl.choose_on_entry == "creature_type":
+                options = sorted(self.creature_types())
+                chosen = yield from self.choose(obj.controller, "choose_creature_type",
+                                                options, {"object": obj.id})
+                obj.chosen["creature_type"] = chosen
+                self.changed()
+
+    def creature_types(self) -> set[str]:
+        """The creature types a player may name (212.1e): those of this edition's card pool."""
+        from spec.cardpool import default_pool
+
+        return {s for card in default_pool().edition(self.edition).values()
+                if "Creature" in card.types for s in card.subtypes} - {"Legend"}
 
     def _state_based_actions_due(self) -> bool:
         for player in self.players.values():
@@ -660,28 +851,67 @@ class Game:
                 return True
         return False
 
-    def _state_based_actions(self) -> bool:
+    def _state_based_actions(self) -> Generator[Decision, Action, bool]:
         """Perform every state-based action that applies, simultaneously; True if any did."""
         losers = [name for name, p in self.players.items()
                   if p.life <= 0 or p.drew_from_empty or p.poison >= 10]
         chars = self.chars
-        dying: list[GameObject] = []
+        to_graveyard: list[GameObject] = []
         destroyed: list[GameObject] = []
+        unattach: list[GameObject] = []
+        legendary: list[GameObject] = []
+        worlds: list[GameObject] = []
+        legend_subtype = self.legend_creature_type
+        annihilate = self.counters_annihilate
+        counters: list[GameObject] = []
         for obj in self.battlefield:
-            c = chars(obj)
-            if c.toughness is None:
+            if obj.phased_out:
                 continue
-            if c.toughness <= 0:
-                dying.append(obj)  # put into the graveyard, not destroyed
-            elif obj.damage >= c.toughness:
-                destroyed.append(obj)
-        extra = self._more_state_based_actions()
-        if not (losers or dying or destroyed or extra):
+            c = chars(obj)
+            if c.supertypes or legend_subtype:
+                if "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes):
+                    legendary.append(obj)
+                if "World" in c.supertypes or "Enchant World" in c.subtypes:
+                    worlds.append(obj)
+            elif "Enchant World" in c.subtypes:
+                worlds.append(obj)
+            if annihilate and obj.counters and "+1/+1" in obj.counters and (
+                    "-1/-1" in obj.counters):
+                counters.append(obj)
+            if c.toughness is not None:
+                if c.toughness <= 0:
+                    to_graveyard.append(obj)  # put into the graveyard, not destroyed
+                    continue
+                if obj.damage >= c.toughness and "indestructible" not in c.keywords:
+                    destroyed.append(obj)
+                    continue
+            if "Planeswalker" in c.types and obj.counters.get("loyalty", 0) <= 0:
+                to_graveyard.append(obj)
+            elif obj.impl.enchant is not None and not self._aura_legal(obj):
+                to_graveyard.append(obj)  # 212.4f, 212.4g
+            elif obj.attached_to is not None and "Equipment" in c.subtypes and (
+                    not self._equipment_legal(obj)):
+                unattach.append(obj)  # it stays in play (212.2i)
+        if len(legendary) > 1 or len(worlds) > 1:
+            to_graveyard.extend((yield from self._rule_victims(legendary, worlds)))
+        ceasing = self._tokens_ceasing() if self._tokens_outside else []
+        if not (losers or to_graveyard or destroyed or unattach or ceasing or counters):
             return False
-        for obj in dying:
-            self.move(obj, GRAVEYARD, cause="sba_toughness")
+        for obj in unattach:
+            obj.attached_to = None
+            self.changed()
+            self._events.append(("unattach", obj.id))
+        for obj in counters:
+            both = min(obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0))
+            self.remove_counters(obj, "+1/+1", both)
+            self.remove_counters(obj, "-1/-1", both)
         for obj in destroyed:
             self.destroy(obj.id)
+        dying = [o for o in to_graveyard if o.id in self.objects]
+        if dying:
+            yield from self.put_into_graveyards(dying, "state_based")
+        for obj in ceasing:
+            self._cease_to_exist(obj)
         if losers:
             reasons = []
             for name in losers:
@@ -691,9 +921,55 @@ class Game:
             self._end_game(losers, reasons[0] if len(set(reasons)) == 1 else "simultaneous")
         return True
 
-    def _more_state_based_actions(self) -> bool:
-        """Hook for the state-based actions of later mechanics (auras, tokens, legends...)."""
-        return False
+    def _aura_legal(self, aura: GameObject) -> bool:
+        target = aura.attached_to
+        if target is None or target == aura.id:
+            return False
+        chars = self.chars(aura)
+        if isinstance(target, int):
+            enchanted = self.objects.get(target)
+            if enchanted is None or enchanted.zone != BATTLEFIELD:
+                return False
+            if "Creature" in chars.types and "Creature" in self.chars(enchanted).types:
+                return False  # an Aura that is a creature can't enchant a creature (212.4g)
+        spec = aura.impl.enchant
+        assert spec is not None
+        return self.target_legal(spec, aura.controller, target) if isinstance(target, int) else (
+            spec.kind in ("player", "creature_or_player"))
+
+    def _equipment_legal(self, equipment: GameObject) -> bool:
+        target = self.objects.get(equipment.attached_to) if isinstance(
+            equipment.attached_to, int) else None
+        if target is None or target.zone != BATTLEFIELD or target is equipment:
+            return False
+        if "Creature" in self.chars(equipment).types:
+            return False  # an Equipment that is a creature can't equip (212.2i)
+        return "Creature" in self.chars(target).types
+
+    def _rule_victims(self, legendary: list[GameObject], worlds: list[GameObject]
+                      ) -> Generator[Decision, Action, list[GameObject]]:
+        """Hook: the legend rule and the world rule (edition-specific)."""
+        return []
+        yield
+
+    def _tokens_ceasing(self) -> list[GameObject]:
+        """A token anywhere but the battlefield ceases to exist (216.3)."""
+        self._tokens_outside = False
+        found = []
+        for player in self.players.values():
+            found.extend(o for o in player.hand if o.token)
+            found.extend(o for o in player.graveyard if o.token)
+            found.extend(o for o in player.library if o.token)
+        found.extend(o for o in self.exile if o.token)
+        return found
+
+    def _cease_to_exist(self, obj: GameObject) -> None:
+        zone = self.zone_list(obj)
+        if zone is not None and obj in zone:
+            zone.remove(obj)
+        self.objects.pop(obj.id, None)
+        self.changed()
+        self._events.append(("cease_to_exist", obj.id, obj.card.name))
 
     def _end_game(self, losers: list[str], reason: str) -> None:
         result = self.result
@@ -703,9 +979,20 @@ class Game:
         result.draw = len(losers) == len(PLAYERS)  # both lose at once: a draw (102.4)
         result.reason = reason
         self.priority = None
+        self._game_over_effects()
         self._events.append(("game_over", tuple(result.winners), tuple(result.losers),
                              result.draw, reason))
         raise _GameOver
+
+    def _game_over_effects(self) -> None:
+        """When the game ends, the winner becomes the owner of every ante card (217.9b)."""
+        ante = self.zones_extra.get("ante")
+        if ante and len(self.result.winners) == 1:
+            for obj in ante:
+                obj.owner = self.result.winners[0]
+
+    def _draw_game(self, reason: str) -> None:
+        self._end_game(list(PLAYERS), reason)
 
     def _concede(self, name: str) -> None:
         with contextlib.suppress(_GameOver):
@@ -737,29 +1024,35 @@ class Game:
         for slot in range(6):
             pool[slot] -= spend[slot]
 
-    def spell_cost(self, obj: GameObject, targets: int) -> mana.Cost:
-        cost = cost_of(obj.card)
-        spell = obj.impl.spell
+    def spell_cost(self, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
+        impl = obj.impl
+        if obj.zone == GRAVEYARD and impl.flashback is not None:
+            cost = impl.flashback
+        else:
+            cost = cost_of(obj.card.cost)
+        spell = impl.spell
         if spell is not None and spell.extra_target_cost and targets > 1:
             cost = cost.plus_generic(spell.extra_target_cost * (targets - 1))
+        if kicked and impl.kicker is not None:
+            cost = mana.Cost(tuple(a + b for a, b in zip(cost.colored, impl.kicker.colored,
+                                                          strict=True)),
+                             cost.generic + impl.kicker.generic, cost.x)
         return cost
 
     def _cast(self, action: Action) -> Generator[Decision, Action, None]:
         obj = self.objects[action.card]
-        self._pay(action, self.spell_cost(obj, len(action.targets)))
+        from_graveyard = obj.zone == GRAVEYARD
+        self._pay(action, self.spell_cost(obj, len(action.targets), action.kicked))
         card = self.move(obj, STACK, cause="cast")
         assert card is not None
         card.controller = action.player
         item = StackItem(card.id, "spell", action.player, obj=card, targets=action.targets,
                          x=action.x)
-        card.cast_info = {"x": action.x}
+        card.cast_info = {"x": action.x, "kicked": action.kicked,
+                          "flashback": from_graveyard}
         self.stack.append(item)
         self._events.append(("cast", action.player, card.id, card.card.name))
-        yield from self._after_cast(item)
-
-    def _after_cast(self, item: StackItem) -> Generator[Decision, Action, None]:
-        return
-        yield
+        yield from ()
 
     def _activate(self, action: Action) -> Generator[Decision, Action, None]:
         obj = self.objects[action.card]
@@ -767,20 +1060,42 @@ class Game:
         if spec.cost is not None:
             self._pay(action, spec.cost)
         if spec.tap:
-            obj.tapped = True
+            self.tap(obj)
+        if spec.remove_counter is not None:
+            self.remove_counters(obj, spec.remove_counter, 1)
+        if spec.loyalty is not None:
+            obj.loyalty_used = self.turn
+            if spec.loyalty >= 0:
+                self.add_counters(obj, "loyalty", spec.loyalty)
+            else:
+                self.remove_counters(obj, "loyalty", -spec.loyalty)
         source = obj
+        if spec.unattach:
+            equipment = self._granting_equipment(obj)
+            if equipment is not None:
+                equipment.attached_to = None
+                self.changed()
         if spec.sacrifice:
-            self.move(obj, GRAVEYARD, cause="sacrifice")
-        if spec.produces is not None:
+            self.sacrifice(obj)
+        if spec.produces is not None or spec.any_color:
             # A mana ability resolves at once, without the stack (405.6c).
-            self.add_mana(action.player, spec.produces)
+            if spec.any_color:
+                color = yield from self.choose_color(action.player)
+                self.add_mana(action.player, (color,))
+            else:
+                self.add_mana(action.player, spec.produces or ())
             return
         item = StackItem(self._next_id, "ability", action.player, source=source, ability=spec,
                          targets=action.targets, x=action.x)
         self._next_id += 1
         self.stack.append(item)
         self._events.append(("activate", action.player, source.id, spec.text))
-        yield from ()
+
+    def _granting_equipment(self, creature: GameObject) -> GameObject | None:
+        for obj in self.battlefield:
+            if obj.attached_to == creature.id and "Equipment" in self.chars(obj).subtypes:
+                return obj
+        return None
 
     def _resolve_top(self) -> Generator[Decision, Action, None]:
         item = self.stack[-1]
@@ -802,9 +1117,11 @@ class Game:
         if item.kind == "spell":
             obj = item.obj
             assert obj is not None
-            if _PERMANENT_TYPES.intersection(self.chars(obj).types):
+            if PERMANENT_TYPES.intersection(self.chars(obj).types):
                 self.stack.remove(item)
-                self.move(obj, BATTLEFIELD, controller=item.controller, cause="resolve")
+                attach = item.targets[0] if obj.impl.enchant is not None else None
+                self.move(obj, BATTLEFIELD, controller=item.controller, cause="resolve",
+                          attach=attach)
                 self._events.append(("resolve", item.id))
                 return
             spell = obj.impl.spell
@@ -818,6 +1135,13 @@ class Game:
                 self.move(obj, GRAVEYARD, cause="resolve")
         else:
             spec = item.ability
+            if spec is not None and getattr(spec, "optional", False):
+                yes = yield from self.choose(item.controller, "may", [True, False],
+                                             {"card": item.source_card, "text": spec.text})
+                if not yes:
+                    self.stack.remove(item)
+                    self._events.append(("resolve", item.id))
+                    return
             if spec is not None and spec.effect is not None:
                 outcome = spec.effect(self, item)
                 if outcome is not None:
@@ -826,142 +1150,36 @@ class Game:
                 self.stack.remove(item)
         self._events.append(("resolve", item.id))
 
-    # -- combat ---------------------------------------------------------------------------------
+    # -- legal actions ------------------------------------------------------------------------
 
-    def can_attack(self, obj: GameObject) -> bool:
-        if obj.controller != self.active or obj.tapped:
-            return False
-        chars = self.chars(obj)
-        if "Creature" not in chars.types or "defender" in chars.keywords:
-            return False
-        return "haste" in chars.keywords or not self.is_sick(obj)
+    def can_play_land(self, name: str) -> bool:
+        rules = self.player_rules(name)
+        # "Can't" beats "can" (103.2): a prohibition wins over extra land plays.
+        return not rules["cant_play_lands"] and (
+            self.players[name].lands_played < rules["land_plays"])
 
-    def can_block(self, blocker: GameObject, attacker: GameObject) -> bool:
-        if blocker.tapped or blocker.controller == self.active:
-            return False
-        chars = self.chars(blocker)
-        if "Creature" not in chars.types:
-            return False
-        return not self.has(attacker, "flying") or bool(
-            {"flying", "reach"} & chars.keywords
-        )
-
-    def _declare_attackers(self) -> Generator[Decision, Action, None]:
-        active = self.active
-        declared: list[GameObject] = []
-        while True:
-            options = [Action("attack", active, card=o.id) for o in self.battlefield
-                       if o not in declared and self.can_attack(o)]
-            if not options and not declared:
-                return  # no creature can attack: nothing to decide
-            options.append(Action("done", active))
-            action = yield Decision("declare_attackers", active, options)
-            if action.kind == "done":
-                break
-            declared.append(self.objects[action.card])
-        for obj in declared:
-            obj.attacking = True
-            if not self.has(obj, "vigilance"):
-                obj.tapped = True
-        self._events.append(("attackers", tuple(o.id for o in declared)))
-
-    def _declare_blockers(self) -> Generator[Decision, Action, None]:
-        defender = other(self.active)
-        attackers = [o for o in self.battlefield if o.attacking]
-        blocks: dict[int, int] = {}
-        while True:
-            options = [
-                Action("block", defender, card=b.id, attacker=a.id)
-                for b in self.battlefield if b.id not in blocks
-                for a in attackers if self.can_block(b, a)
-            ]
-            if not options and not blocks:
-                return
-            options.append(Action("done", defender))
-            action = yield Decision("declare_blockers", defender, options)
-            if action.kind == "done":
-                break
-            blocks[action.card] = action.attacker
-        for blocker_id, attacker_id in blocks.items():
-            self.objects[blocker_id].blocking = attacker_id
-            self.objects[attacker_id].blocked = True
-        self._events.append(("blockers", tuple(blocks.items())))
-        for attacker in attackers:
-            blockers = [b for b, a in blocks.items() if a == attacker.id]
-            if len(blockers) < 2:
-                self.block_order[attacker.id] = tuple(blockers)
-                continue
-            options = [Action("order_blockers", self.active, attacker=attacker.id, order=order)
-                       for order in itertools.permutations(blockers)]
-            action = yield Decision("order_blockers", self.active, options)
-            self.block_order[attacker.id] = action.order
-
-    def _combat_damage(self) -> None:
-        defender = other(self.active)
-        assignments: list[tuple[GameObject, Any, int]] = []
-        chars = self.chars
-        for attacker in self.battlefield:
-            if not attacker.attacking:
-                continue
-            power = max(0, chars(attacker).power or 0)
-            if power == 0:
-                continue
-            trample = self.has(attacker, "trample")
-            if not attacker.blocked:
-                assignments.append((attacker, defender, power))
-                continue
-            blockers = [self.objects[b] for b in self.block_order.get(attacker.id, ())
-                        if b in self.objects and self.objects[b].zone == BATTLEFIELD]
-            if not blockers:
-                if trample:
-                    assignments.append((attacker, defender, power))
-                continue
-            remaining = power
-            for index, blocker in enumerate(blockers):
-                last = index == len(blockers) - 1
-                lethal = max(0, (chars(blocker).toughness or 0) - blocker.damage)
-                amount = remaining if last and not trample else min(remaining, lethal)
-                if amount:
-                    assignments.append((attacker, blocker.id, amount))
-                remaining -= amount
-            if trample and remaining:
-                assignments.append((attacker, defender, remaining))
-        for blocker in self.battlefield:
-            if blocker.blocking is None:
-                continue
-            attacker = self.objects.get(blocker.blocking)
-            if attacker is None or attacker.zone != BATTLEFIELD:
-                continue
-            power = max(0, chars(blocker).power or 0)
-            if power:
-                assignments.append((blocker, attacker.id, power))
-        if not assignments:
-            return
-        if self.combat_damage_uses_stack:
-            item = StackItem(self._next_id, "combat_damage", self.active)
-            self._next_id += 1
-            item.assignments = assignments
-            self.stack.append(item)
-            self._events.append(("combat_damage_on_stack", item.id))
-        else:
-            self._deal_combat_damage(assignments)
-
-    def _deal_combat_damage(self, assignments: list[tuple[GameObject, Any, int]]) -> None:
-        for source, target, amount in assignments:
-            self.deal_damage(source, target, amount, combat=True)
-
-    # -- legal actions -----------------------------------------------------------------------------
+    def castable_zones(self, name: str) -> list[GameObject]:
+        """Cards the player may cast or play from outside the hand: flashback cards in the
+        graveyard, the top card of the library with Future Sight."""
+        player = self.players[name]
+        extra = [o for o in player.graveyard if o.impl.flashback is not None]
+        if player.library and self.player_rules(name)["play_top_card"]:
+            extra.append(player.library[-1])
+        return extra
 
     def _priority_actions(self, name: str) -> list[Action]:
         player = self.players[name]
         actions = [self._pass_action[name]]
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         chars = self.chars
-        hand = player.hand
-        if sorcery_ok and player.lands_played < player.land_plays:
-            actions.extend(Action("play_land", name, card=o.id) for o in hand
-                           if "Land" in chars(o).types)
-        for obj in hand:
+        cards = player.hand
+        extra = self.castable_zones(name) if (player.graveyard or player.library) else ()
+        if extra:
+            cards = cards + extra
+        if sorcery_ok and self.can_play_land(name):
+            actions.extend(Action("play_land", name, card=o.id) for o in cards
+                           if "Land" in chars(o).types and o.zone != GRAVEYARD)
+        for obj in cards:
             types = chars(obj).types
             if "Land" in types:
                 continue
@@ -969,40 +1187,52 @@ class Game:
                 continue
             self._spell_actions(actions, player, obj)
         for obj in self.battlefield:
-            if obj.controller == name:
+            if obj.controller == name and not obj.phased_out:
                 for index, spec in enumerate(self.abilities(obj)):
                     self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
         return actions
 
     def _spell_actions(self, actions: list[Action], player: Player, obj: GameObject) -> None:
-        spell = obj.impl.spell
+        impl = obj.impl
+        spell = impl.spell
         pool = player.pool
         name = player.name
-        base = cost_of(obj.card)
-        if mana.max_x(pool, base) < 0:
-            return
-        if spell is None or not spell.targets:
-            for x in self._x_values(pool, base):
-                actions.append(Action("cast", name, card=obj.id, x=x))
-            return
-        if spell.max_targets:
-            candidates = sorted(self.target_candidates(spell.targets[0], name), key=_target_key)
-            for count in range(1, min(spell.max_targets, len(candidates)) + 1):
-                cost = self.spell_cost(obj, count)
-                if mana.max_x(pool, cost) < 0:
-                    break
-                xs = self._x_values(pool, cost)
-                for combo in itertools.combinations(candidates, count):
-                    for x in xs:
-                        actions.append(Action("cast", name, card=obj.id, targets=combo, x=x))
-            return
-        pools = [self.target_candidates(spec, name) for spec in spell.targets]
-        xs = self._x_values(pool, base)
-        for combo in itertools.product(*pools):
-            if len(set(combo)) != len(combo):
+        kicks = (False, True) if impl.kicker is not None else (False,)
+        for kicked in kicks:
+            base = self.spell_cost(obj, 1, kicked)
+            if mana.max_x(pool, base) < 0:
+                return
+            if impl.enchant is not None:
+                for target in self.target_candidates(impl.enchant, name):
+                    if target != obj.id:
+                        actions.append(Action("cast", name, card=obj.id, targets=(target,),
+                                              kicked=kicked))
                 continue
-            for x in xs:
-                actions.append(Action("cast", name, card=obj.id, targets=combo, x=x))
+            if spell is None or not spell.targets:
+                for x in self._x_values(pool, base):
+                    actions.append(Action("cast", name, card=obj.id, x=x, kicked=kicked))
+                continue
+            if spell.max_targets:
+                candidates = sorted(self.target_candidates(spell.targets[0], name),
+                                    key=_target_key)
+                for count in range(1, min(spell.max_targets, len(candidates)) + 1):
+                    cost = self.spell_cost(obj, count, kicked)
+                    if mana.max_x(pool, cost) < 0:
+                        break
+                    xs = self._x_values(pool, cost)
+                    for combo in itertools.combinations(candidates, count):
+                        for x in xs:
+                            actions.append(Action("cast", name, card=obj.id, targets=combo,
+                                                  x=x, kicked=kicked))
+                continue
+            pools = [self.target_candidates(spec, name) for spec in spell.targets]
+            xs = self._x_values(pool, base)
+            for combo in itertools.product(*pools):
+                if len(set(combo)) != len(combo):
+                    continue
+                for x in xs:
+                    actions.append(Action("cast", name, card=obj.id, targets=combo, x=x,
+                                          kicked=kicked))
 
     @staticmethod
     def _x_values(pool: list[int], cost: mana.Cost) -> list[int | None]:
@@ -1010,36 +1240,49 @@ class Game:
             return [None]
         return list(range(mana.max_x(pool, cost) + 1))
 
-    def _ability_actions(self, actions: list[Action], player: Player, obj: GameObject,
-                         index: int, spec: AbilitySpec, sorcery_ok: bool) -> None:
+    def can_use_ability(self, obj: GameObject, spec: AbilitySpec, sorcery_ok: bool) -> bool:
         if spec.tap and (obj.tapped or (self.is_sick(obj) and "Creature" in self.chars(obj).types
                                         and not self.has(obj, "haste"))):
-            return
-        if spec.sorcery_speed and not sorcery_ok:
-            return
-        cost = spec.cost
-        if cost is not None and mana.max_x(player.pool, cost) < 0:
+            return False
+        if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
+            return False
+        if spec.loyalty is not None:
+            if obj.loyalty_used == self.turn:
+                return False  # one loyalty ability per planeswalker per turn
+            if spec.loyalty < 0 and obj.counters.get("loyalty", 0) < -spec.loyalty:
+                return False
+        if spec.remove_counter is not None and not obj.counters.get(spec.remove_counter):
+            return False
+        if spec.unattach and self._granting_equipment(obj) is None:
+            return False
+        return spec.cost is None or mana.max_x(self.players[obj.controller].pool, spec.cost) >= 0
+
+    def _ability_actions(self, actions: list[Action], player: Player, obj: GameObject,
+                         index: int, spec: AbilitySpec, sorcery_ok: bool) -> None:
+        if not self.can_use_ability(obj, spec, sorcery_ok):
             return
         name = player.name
         if not spec.targets:
+            cost = spec.cost
             for x in self._x_values(player.pool, cost) if cost else [None]:
                 actions.append(Action("activate", name, card=obj.id, ability=index, x=x))
             return
         pools = [self.target_candidates(t, name) for t in spec.targets]
         for combo in itertools.product(*pools):
-            if len(set(combo)) == len(combo):
+            if len(set(combo)) == len(combo) and (not spec.equip or combo[0] != obj.id):
                 actions.append(Action("activate", name, card=obj.id, ability=index,
                                       targets=combo))
 
-    # -- diagnosing an illegal action -----------------------------------------------------
+    # -- diagnosing an illegal action ---------------------------------------------------------
 
     def _check_payment(self, action: Action) -> None:
         player = self.players[action.player]
         if action.kind == "cast":
-            cost = self.spell_cost(self.objects[action.card], len(action.targets))
+            cost = self.spell_cost(self.objects[action.card], len(action.targets),
+                                   action.kicked)
         elif action.kind == "activate":
             spec = self.abilities(self.objects[action.card])[action.ability or 0]
-            cost = spec.cost or mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
+            cost = spec.cost or _NO_COST
         else:
             raise IllegalActionError("unexpected_payment", f"{action.kind} takes no payment")
         try:
@@ -1065,15 +1308,19 @@ class Game:
         obj = self.objects.get(action.card) if action.card is not None else None
         player = self.players[action.player]
         sorcery_ok = self.active == action.player and self.step in MAIN_STEPS and not self.stack
+        playable = player.hand + self.castable_zones(action.player)
         if action.kind == "play_land":
-            if obj is None or obj not in player.hand:
+            if obj is None or obj not in playable:
                 return "not_in_hand", f"object {action.card} is not in {action.player}'s hand"
             if "Land" not in self.chars(obj).types:
                 return "not_a_land", f"{obj.card.name} is not a land: cast it instead"
-            return self._timing_reason(action.player, "land") if not sorcery_ok else (
-                "no_land_play_left", "a land has already been played this turn")
+            if not sorcery_ok:
+                return self._timing_reason(action.player, "a land")
+            if self.player_rules(action.player)["cant_play_lands"]:
+                return "cant_play_lands", f"player {action.player} can't play lands this turn"
+            return "no_land_play_left", "no land play is left this turn"
         if action.kind == "cast":
-            if obj is None or obj not in player.hand:
+            if obj is None or obj not in playable:
                 return "not_in_hand", f"object {action.card} is not in {action.player}'s hand"
             types = self.chars(obj).types
             if "Land" in types:
@@ -1082,23 +1329,35 @@ class Game:
                 return self._timing_reason(action.player, obj.card.name)
             return self._spell_reason(action, obj)
         if action.kind == "activate":
-            if obj is None or obj.zone != BATTLEFIELD:
-                return "not_on_battlefield", f"object {action.card} is not a permanent in play"
-            if obj.controller != action.player:
-                return "not_controller", f"player {action.player} does not control {obj.card.name}"
-            abilities = self.abilities(obj)
-            if action.ability is None or action.ability >= len(abilities):
-                return "no_such_ability", f"{obj.card.name} has no ability {action.ability}"
-            spec = abilities[action.ability]
-            if spec.tap and obj.tapped:
-                return "already_tapped", f"{obj.card.name} is tapped"
-            if spec.tap and self.is_sick(obj) and "Creature" in self.chars(obj).types:
-                return "summoning_sick", (f"{obj.card.name} has not been under {action.player}'s "
-                                          "control since their turn began")
-            if spec.cost is not None and not mana.can_pay(player.pool, spec.cost, action.x or 0):
-                return "cannot_pay", "the mana pool cannot pay the ability's cost"
-            return "illegal_target", "a target is not legal"
+            return self._ability_reason(action, obj, sorcery_ok)
         return "not_legal_now", f"{action.kind} is not legal now"
+
+    def _ability_reason(self, action: Action, obj: GameObject | None,
+                        sorcery_ok: bool) -> tuple[str, str]:
+        if obj is None or obj.zone != BATTLEFIELD:
+            return "not_on_battlefield", f"object {action.card} is not a permanent in play"
+        if obj.controller != action.player:
+            return "not_controller", f"player {action.player} does not control {obj.card.name}"
+        abilities = self.abilities(obj)
+        if action.ability is None or action.ability >= len(abilities):
+            return "no_such_ability", f"{obj.card.name} has no ability {action.ability}"
+        spec = abilities[action.ability]
+        name = obj.card.name
+        if spec.tap and obj.tapped:
+            return "already_tapped", f"{name} is tapped"
+        if spec.tap and self.is_sick(obj) and "Creature" in self.chars(obj).types:
+            return "summoning_sick", (f"{name} has not been under {action.player}'s control "
+                                      "since their most recent turn began")
+        if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
+            return self._timing_reason(action.player, f"{name}'s ability")
+        if spec.loyalty is not None and obj.loyalty_used == self.turn:
+            return "loyalty_used", f"a loyalty ability of {name} was already used this turn"
+        player = self.players[action.player]
+        if spec.cost is not None and not mana.can_pay(player.pool, spec.cost, action.x or 0):
+            return "cannot_pay", "the mana pool cannot pay the ability's cost"
+        if not self.can_use_ability(obj, spec, sorcery_ok):
+            return "cannot_pay", "a cost of the ability cannot be paid"
+        return "illegal_target", "a target is not legal"
 
     def _timing_reason(self, name: str, what: str) -> tuple[str, str]:
         if self.active != name:
@@ -1108,21 +1367,27 @@ class Game:
         return "stack_not_empty", f"{what} can be played only while the stack is empty"
 
     def _spell_reason(self, action: Action, obj: GameObject) -> tuple[str, str]:
-        spell = obj.impl.spell
+        impl = obj.impl
+        spell = impl.spell
         player = self.players[action.player]
-        cost = self.spell_cost(obj, len(action.targets))
+        if action.kicked and impl.kicker is None:
+            return "no_kicker", f"{obj.card.name} has no kicker"
+        cost = self.spell_cost(obj, len(action.targets), action.kicked)
         if cost.x and action.x is None:
             return "x_required", f"{obj.card.name} needs a value for X"
         if not cost.x and action.x is not None:
             return "x_not_allowed", f"{obj.card.name} has no X in its cost"
-        wanted = len(spell.targets) if spell is not None and not spell.max_targets else None
+        if impl.enchant is not None:
+            wanted: int | None = 1
+        else:
+            wanted = len(spell.targets) if spell is not None and not spell.max_targets else None
         if wanted is not None and len(action.targets) != wanted:
             return "wrong_target_count", f"{obj.card.name} takes {wanted} target(s)"
         if not mana.can_pay(player.pool, cost, action.x or 0):
-            return "cannot_pay", f"the mana pool cannot pay {obj.card.cost} for {obj.card.name}"
+            return "cannot_pay", f"the mana pool cannot pay for {obj.card.name}"
         return "illegal_target", "a target is not legal for this spell"
 
-    # -- helpers for observation ------------------------------------------------------------------
+    # -- helpers ------------------------------------------------------------------------------
 
     @property
     def step_name(self) -> str:
@@ -1133,4 +1398,3 @@ class Game:
             if item.id == sid:
                 return item
         return None
-

@@ -1,5 +1,5 @@
 """The things a game is made of: players, objects (cards and tokens in zones), stack items,
-continuous effects, and computed characteristics.
+continuous effects, pending triggers, decisions, and computed characteristics.
 
 Plain slotted classes: they are created and read on every step of the hot loop.
 """
@@ -10,15 +10,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from reference_engine.cardimpl import CardImpl
+    from reference_engine.cardimpl import CardImpl, TriggerSpec
     from spec.cardpool import CardData
 
 
 class Player:
     __slots__ = (
-        "drew_from_empty", "graveyard", "hand", "kept", "land_plays", "lands_played",
-        "last_turn", "library", "life", "max_hand_size", "mulligans", "name", "poison",
-        "pool", "sideboard",
+        "cant_play_lands_turn", "drew_from_empty", "graveyard", "hand", "kept", "land_plays",
+        "lands_played", "last_turn", "library", "life", "max_hand_size", "mulligans", "name",
+        "poison", "pool", "sideboard",
     )
 
     def __init__(self, name: str) -> None:
@@ -37,13 +37,16 @@ class Player:
         self.last_turn = 0  # number of this player's most recent turn
         self.mulligans = 0
         self.kept = False
+        self.cant_play_lands_turn = 0  # "can't play lands this turn" (Turf Wound)
 
 
 class Chars:
-    """Characteristics of an object after continuous effects (2004 rule 201.2)."""
+    """Characteristics of an object after continuous effects (2004 rule 201.2), plus what
+    effects say about its abilities and restrictions."""
 
-    __slots__ = ("abilities", "colors", "cost", "keywords", "mana_value", "name", "power",
-                 "subtypes", "supertypes", "toughness", "types")
+    __slots__ = ("abilities", "colors", "cost", "flags", "granted", "keywords",
+                 "lost_abilities", "mana_value", "name", "power", "statics", "subtypes",
+                 "supertypes", "toughness", "triggers", "types")
 
     def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
                  supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
@@ -59,15 +62,21 @@ class Chars:
         self.toughness = toughness
         self.keywords = keywords
         self.abilities: tuple[Any, ...] = ()
+        self.granted: list[Any] = []
+        self.triggers: tuple[Any, ...] = ()
+        self.statics: tuple[Any, ...] = ()
+        self.lost_abilities = False
+        self.flags: frozenset[str] = frozenset()  # "cant_attack", "cant_block", ...
 
 
 class GameObject:
     """A card or token in a zone. A zone change makes a new object with a new id."""
 
     __slots__ = (
-        "_chars", "_chars_version", "attached_to", "attacking", "blocked", "blocking", "card",
-        "cast_info", "controlled_since", "controller", "counters", "damage", "face_down",
-        "id", "impl", "owner", "regen_shields", "tapped", "timestamp", "token", "zone",
+        "_chars", "_chars_version", "attached_to", "attacking", "base_controller", "blocked",
+        "blocking", "card", "cast_info", "chosen", "controlled_since", "controller",
+        "counters", "damage", "exiled_with", "face_down", "id", "impl", "loyalty_used",
+        "owner", "phased_out", "regen_shields", "tapped", "timestamp", "token", "zone",
     )
 
     def __init__(self, oid: int, card: CardData, impl: CardImpl, owner: str, zone: int,
@@ -77,20 +86,25 @@ class GameObject:
         self.impl = impl
         self.owner = owner
         self.controller = owner
+        self.base_controller = owner
         self.zone = zone
         self.timestamp = timestamp
         self.tapped = False
         self.damage = 0
         self.counters: dict[str, int] = {}
-        self.attached_to: int | None = None
+        self.attached_to: int | str | None = None
         self.token = False
         self.face_down = False
+        self.phased_out = False  # the modern phasing status (2004: the phased-out zone)
         self.controlled_since = 0
         self.attacking = False
         self.blocking: int | None = None
         self.blocked = False
         self.regen_shields = 0
+        self.loyalty_used = 0  # turn number of the last loyalty ability
         self.cast_info: dict[str, Any] | None = None
+        self.chosen: dict[str, Any] = {}  # choices made as it entered (a creature type)
+        self.exiled_with: int | None = None  # linked abilities: which object exiled it
         self._chars: Chars | None = None
         self._chars_version = -1
 
@@ -101,44 +115,60 @@ class GameObject:
 class StackItem:
     """A spell, an activated or triggered ability, or (2004) combat damage on the stack."""
 
-    __slots__ = ("ability", "assignments", "controller", "id", "kind", "obj", "owner",
-                 "source", "source_card", "targets", "x")
+    __slots__ = ("ability", "assignments", "controller", "data", "id", "kind", "obj",
+                 "owner", "source", "source_card", "targets", "x")
 
     def __init__(self, sid: int, kind: str, controller: str, *, obj: GameObject | None = None,
                  source: GameObject | None = None, ability: Any = None,
                  targets: tuple[Any, ...] = (), x: int | None = None) -> None:
         self.id = sid
-        self.kind = kind  # "spell", "ability" or "combat_damage"
+        self.kind = kind  # "spell", "ability", "trigger" or "combat_damage"
         self.controller = controller
         self.owner = controller if obj is None else obj.owner
         self.obj = obj
         self.source = source
-        self.source_card = (obj or source).card.name if (obj or source) else None
+        carrier = obj or source
+        self.source_card = carrier.card.name if carrier is not None else None
         self.ability = ability
         self.targets = targets
         self.x = x
         self.assignments: list[tuple[GameObject, Any, int]] = []
+        self.data: dict[str, Any] = {}  # what the trigger saw (the event), kicker, ...
 
 
 class Effect:
     """A continuous effect from a resolved spell or ability, with a duration.
 
-    ``applies`` decides which objects it affects; ``modify`` changes their characteristics.
-    ``layer`` orders effects (4 type, 5 colour, 6 abilities, 7 power/toughness), then
-    ``timestamp``.
+    ``applies(obj)`` decides which objects it affects; ``modify(chars)`` changes their
+    characteristics; ``layer`` orders it among other effects, then ``timestamp``.
     """
 
     __slots__ = ("applies", "duration", "layer", "modify", "source", "timestamp")
 
-    def __init__(self, layer: int, timestamp: int, applies: Callable[[GameObject], bool],
+    def __init__(self, layer: float, timestamp: int, applies: Callable[[GameObject], bool],
                  modify: Callable[[Chars], None], duration: str, source: int | None = None
                  ) -> None:
         self.layer = layer
         self.timestamp = timestamp
         self.applies = applies
         self.modify = modify
-        self.duration = duration  # "turn", "combat", or "static"
+        self.duration = duration  # "turn" or "combat"
         self.source = source
+
+
+class PendingTrigger:
+    """A triggered ability waiting to be put on the stack the next time a player would
+    receive priority."""
+
+    __slots__ = ("controller", "event", "key", "source", "spec")
+
+    def __init__(self, key: int, spec: TriggerSpec, source: GameObject, controller: str,
+                 event: Any) -> None:
+        self.key = key
+        self.spec = spec
+        self.source = source
+        self.controller = controller  # who controlled the source when it triggered
+        self.event = event
 
 
 class Decision:
@@ -147,7 +177,7 @@ class Decision:
     __slots__ = ("count", "data", "kind", "options", "player")
 
     def __init__(self, kind: str, player: str, options: list[Any] | None = None,
-                 count: int | None = None, data: Any = None) -> None:
+                 count: int | None = None, data: dict[str, Any] | None = None) -> None:
         self.kind = kind
         self.player = player
         self.options = options

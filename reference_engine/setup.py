@@ -147,7 +147,7 @@ class _Builder:
         game.turn = 1
         game.start(begin_game=True)
 
-    # -- a given state --------------------------------------------------------------------------
+    # -- a given state ------------------------------------------------------------------------
 
     def given_state(self) -> None:
         setup, game = self.setup, self.game
@@ -169,6 +169,7 @@ class _Builder:
                 f"setup.turn.step: {step_name!r} is not a step in which players get priority"
             )
         game.turn, game.active, game.step = number, active, step
+        game.normal_next = other(active)
         first = setup.get("first_player", active if number % 2 else other(active))
         if first not in PLAYERS:
             raise BadRequestError(f"setup.first_player: {first!r} is not A or B")

@@ -1,0 +1,108 @@
+"""Target specifications and effect builders shared by the card modules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.cardimpl import Effect, TargetSpec
+from reference_engine.constants import BATTLEFIELD
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+    from reference_engine.objects import GameObject, StackItem
+
+ANY_TARGET = TargetSpec("creature_or_player", text="any target")
+CREATURE = TargetSpec("creature", text="target creature")
+PLAYER = TargetSpec("player", text="target player")
+PERMANENT = TargetSpec("permanent", text="target permanent")
+LAND = TargetSpec("land", text="target land")
+SPELL = TargetSpec("spell", text="target spell")
+CREATURE_SPELL = TargetSpec(
+    "spell", lambda game, _controller, item: item.obj is not None
+    and "Creature" in game.chars(item.obj).types, "target creature spell",
+)
+OPPONENT = TargetSpec("player", lambda _game, controller, player: player != controller,
+                      "target opponent")
+
+
+def _yours(game: Game, controller: str, obj: GameObject) -> bool:
+    return obj.controller == controller
+
+
+CREATURE_YOU_CONTROL = TargetSpec("creature", _yours, "target creature you control")
+
+
+def _creature_card(game: Game, controller: str, obj: GameObject) -> bool:
+    return "Creature" in game.chars(obj).types
+
+
+def creature_card_in_your_graveyard() -> TargetSpec:
+    def allows(game: Game, controller: str, obj: GameObject) -> bool:
+        return obj.owner == controller and _creature_card(game, controller, obj)
+    return TargetSpec("card_in_graveyard", allows, "target creature card in your graveyard")
+
+
+def source(item: StackItem) -> GameObject | None:
+    """The object a spell or ability resolves from (the spell itself, or the ability's
+    source as it last existed)."""
+    return item.obj if item.obj is not None else item.source
+
+
+def on_battlefield(game: Game, obj: GameObject | None) -> GameObject | None:
+    """``obj`` if it is still the same object on the battlefield, else None."""
+    if obj is None:
+        return None
+    current = game.objects.get(obj.id)
+    return current if current is not None and current.zone == BATTLEFIELD else None
+
+
+def damage(amount: int) -> Effect:
+    def effect(game: Game, item: StackItem) -> None:
+        for target in game.legal_targets_of(item):
+            game.deal_damage(source(item), target, amount)
+    return effect
+
+
+def draw(amount: int, *, targeted: bool = False) -> Effect:
+    def effect(game: Game, item: StackItem) -> None:
+        players = game.legal_targets_of(item) if targeted else [item.controller]
+        for player in players:
+            game.draw(player, amount)
+    return effect
+
+
+def pump(power: int, toughness: int) -> Effect:
+    def effect(game: Game, item: StackItem) -> None:
+        for target in game.legal_targets_of(item):
+            game.pump_until_end_of_turn(target, power, toughness)
+    return effect
+
+
+def destroy(*, regenerate: bool = True) -> Effect:
+    def effect(game: Game, item: StackItem) -> None:
+        for target in game.legal_targets_of(item):
+            game.destroy(target, regenerate=regenerate)
+    return effect
+
+
+def counter_target(game: Game, item: StackItem) -> None:
+    for target in game.legal_targets_of(item):
+        game.counter(target)
+
+
+def bounce(game: Game, item: StackItem) -> None:
+    for target in game.legal_targets_of(item):
+        game.return_to_hand(target)
+
+
+def discard(amount: int) -> Effect:
+    def effect(game: Game, item: StackItem) -> Iterator[Any]:
+        for player in game.legal_targets_of(item):
+            yield from game.discard(player, amount)
+    return effect
+
+
+def attached(game: Game, source_obj: GameObject, obj: GameObject) -> bool:
+    """Whether ``source_obj`` (an Aura or Equipment) is attached to ``obj``."""
+    return source_obj.attached_to == obj.id

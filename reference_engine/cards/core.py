@@ -1,0 +1,94 @@
+"""The core pool: lands, vanilla creatures, mana creatures and artifacts, burn, pump,
+counterspells, removal, card draw and discard (the cards of "Reference engine I")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference_engine.cardimpl import AbilitySpec, CardImpl, SpellSpec, register
+from reference_engine.cards.common import (
+    ANY_TARGET,
+    CREATURE,
+    CREATURE_SPELL,
+    PERMANENT,
+    PLAYER,
+    SPELL,
+    TargetSpec,
+    bounce,
+    counter_target,
+    damage,
+    destroy,
+    discard,
+    draw,
+    pump,
+    source,
+)
+from reference_engine.mana import parse_cost
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+    from reference_engine.objects import GameObject, StackItem
+
+
+def _vanilla(name: str, *keywords: str) -> None:
+    register(CardImpl(name, keywords=frozenset(keywords)))
+
+
+for _name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Snow-Covered Forest",
+              "Tropical Island", "Grizzly Bears", "Savannah Lions", "Hill Giant"):
+    _vanilla(_name)
+_vanilla("Raging Goblin", "haste")
+_vanilla("Ornithopter", "flying")
+
+
+def _nonartifact_nonblack(game: Game, _controller: str, obj: GameObject) -> bool:
+    chars = game.chars(obj)
+    return "Artifact" not in chars.types and "B" not in chars.colors
+
+
+NONARTIFACT_NONBLACK_CREATURE = TargetSpec(
+    "creature", _nonartifact_nonblack, "target nonartifact, nonblack creature"
+)
+
+
+def _mind_stone_draw(game: Game, item: StackItem) -> None:
+    game.draw(item.controller, 1)
+
+
+def _fireball(game: Game, item: StackItem) -> None:
+    # X damage divided evenly among the targets chosen, rounded down (2004 rule 104.1).
+    share = (item.x or 0) // len(item.targets) if item.targets else 0
+    for target in game.legal_targets_of(item):
+        game.deal_damage(source(item), target, share)
+
+
+register(CardImpl("Seat of the Synod", abilities=(
+    AbilitySpec("{T}: Add {U}.", tap=True, produces=("U",)),
+)))
+register(CardImpl("Llanowar Elves", abilities=(
+    AbilitySpec("{T}: Add {G}.", tap=True, produces=("G",)),
+)))
+register(CardImpl("Mind Stone", abilities=(
+    AbilitySpec("{T}: Add {C}.", tap=True, produces=("C",)),
+    AbilitySpec("{1}, {T}, Sacrifice Mind Stone: Draw a card.", cost=parse_cost("{1}"),
+                tap=True, sacrifice=True, effect=_mind_stone_draw),
+)))
+register(CardImpl("Prodigal Sorcerer", abilities=(
+    AbilitySpec("{T}: Prodigal Sorcerer deals 1 damage to any target.", tap=True,
+                targets=(ANY_TARGET,), effect=damage(1)),
+)))
+register(CardImpl("Lightning Bolt", spell=SpellSpec((ANY_TARGET,), damage(3))))
+register(CardImpl("Shock", spell=SpellSpec((ANY_TARGET,), damage(2))))
+register(CardImpl("Giant Growth", spell=SpellSpec((CREATURE,), pump(3, 3))))
+register(CardImpl("Counterspell", spell=SpellSpec((SPELL,), counter_target)))
+register(CardImpl("Remove Soul", spell=SpellSpec((CREATURE_SPELL,), counter_target)))
+register(CardImpl("Terror", spell=SpellSpec((NONARTIFACT_NONBLACK_CREATURE,),
+                                            destroy(regenerate=False))))
+register(CardImpl("Unsummon", spell=SpellSpec((CREATURE,), bounce)))
+register(CardImpl("Inspiration", spell=SpellSpec((PLAYER,), draw(2, targeted=True))))
+register(CardImpl("Divination", spell=SpellSpec((), draw(2))))
+register(CardImpl("Mind Rot", spell=SpellSpec((PLAYER,), discard(2))))
+register(CardImpl("Lava Axe", spell=SpellSpec((PLAYER,), damage(5))))
+register(CardImpl("Fireball", spell=SpellSpec((ANY_TARGET,), _fireball, max_targets=99,
+                                              extra_target_cost=1)))
+register(CardImpl("Vindicate", spell=SpellSpec((PERMANENT,), destroy())))

@@ -1,0 +1,210 @@
+"""Characteristics after continuous effects, control, and per-player rule changes.
+
+Characteristics are computed per object and cached until anything that could change them
+happens (``Game.changed`` bumps a version number). Effects apply in layer order, then by
+timestamp: control (2), type (4), colour (5), abilities (6), power/toughness (7: defining
+values, then setting, then modifying, then counters). An effect's ``applies`` sees the
+characteristics as the earlier layers left them, so "all creatures" includes a land made a
+creature in layer 4.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.cardimpl import CONTROL, AbilitySpec, PlayerRules, StaticSpec
+from reference_engine.constants import BATTLEFIELD
+from reference_engine.objects import Chars, Effect, GameObject
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+
+_BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+BASIC_ABILITIES = {
+    subtype: AbilitySpec(f"{{T}}: Add {{{color}}}.", tap=True, produces=(color,))
+    for subtype, color in _BASIC_MANA.items()
+}
+
+
+class Continuous:
+    """One continuous effect in force: from a static ability or from a resolved effect."""
+
+    __slots__ = ("applies", "layer", "modify", "source", "timestamp")
+
+    def __init__(self, layer: float, timestamp: int, source: GameObject | None,
+                 applies: Any, modify: Any) -> None:
+        self.layer = layer
+        self.timestamp = timestamp
+        self.source = source
+        self.applies = applies
+        self.modify = modify
+
+
+class LayersMixin:
+    """Characteristics, control and player rules for :class:`~reference_engine.game.Game`."""
+
+    def chars(self: Game, obj: GameObject) -> Chars:
+        if obj._chars_version == self.version and obj._chars is not None:
+            return obj._chars
+        chars = self._compute_chars(obj)
+        obj._chars = chars
+        obj._chars_version = self.version
+        return chars
+
+    def _base_chars(self: Game, obj: GameObject) -> Chars:
+        card = obj.card
+        power = card.power if isinstance(card.power, int) else None
+        toughness = card.toughness if isinstance(card.toughness, int) else None
+        chars = Chars(card.name, card.cost, card.mana_value, card.colors,
+                      frozenset(card.supertypes), frozenset(card.types), card.subtypes,
+                      power, toughness, obj.impl.keywords)
+        if obj.impl.cda is not None and self._cda_applies(obj):
+            chars.power, chars.toughness = obj.impl.cda(self, obj)
+        elif power is None and card.power == "*":
+            chars.power, chars.toughness = 0, 0  # outside play a * is 0 (2004 rule 208.2)
+        return chars
+
+    def _cda_applies(self: Game, obj: GameObject) -> bool:
+        """Where a characteristic-defining ability works: in 2004 only in play (208.2)."""
+        return obj.zone == BATTLEFIELD
+
+    def _compute_chars(self: Game, obj: GameObject) -> Chars:
+        chars = self._base_chars(obj)
+        if obj.face_down:
+            # A face-down card outside the battlefield has no characteristics (406.3a).
+            chars = Chars("", None, 0, (), frozenset(), frozenset(), (), None, None,
+                          frozenset())
+        if obj.zone == BATTLEFIELD:
+            for effect in self.continuous_effects():
+                if effect.layer != CONTROL and effect.applies(self, effect.source, obj, chars):
+                    effect.modify(self, effect.source, obj, chars)
+            if obj.counters and chars.power is not None:
+                delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+                chars.power += delta
+                chars.toughness = (chars.toughness or 0) + delta
+        if "Creature" not in chars.types:
+            chars.power = chars.toughness = None
+        impl = obj.impl
+        if chars.lost_abilities:
+            chars.abilities = tuple(chars.granted)
+            chars.triggers = ()
+            chars.statics = ()
+        else:
+            chars.abilities = impl.abilities + tuple(chars.granted)
+            chars.triggers = impl.triggers
+            chars.statics = impl.statics
+        if "Land" in chars.types:
+            intrinsic = tuple(BASIC_ABILITIES[s] for s in chars.subtypes if s in BASIC_ABILITIES)
+            if intrinsic:
+                chars.abilities = intrinsic + chars.abilities
+        return chars
+
+    def abilities(self: Game, obj: GameObject) -> tuple[AbilitySpec, ...]:
+        """Activated abilities in protocol order: intrinsic basic-land mana abilities first
+        (2004 rule 212.6d), then the card's own, then granted ones."""
+        return self.chars(obj).abilities
+
+    def has(self: Game, obj: GameObject, keyword: str) -> bool:
+        return keyword in self.chars(obj).keywords
+
+    def continuous_effects(self: Game) -> list[Continuous]:
+        """Every continuous effect in force, in layer and timestamp order (cached)."""
+        if self._effects_version == self.version:
+            return self._effects_cache
+        found: list[Continuous] = []
+        for source in self.battlefield:
+            if source.phased_out:
+                continue
+            for spec in self._statics_of(source):
+                found.append(Continuous(spec.layer, source.timestamp, source, spec.applies,
+                                        spec.modify))
+        for source in self.zones_extra.get("command", ()):
+            for spec in source.impl.statics:
+                found.append(Continuous(spec.layer, source.timestamp, source, spec.applies,
+                                        spec.modify))
+        for effect in self.effects:
+            found.append(Continuous(effect.layer, effect.timestamp, None, _adapt(effect),
+                                    _adapt_modify(effect)))
+        found.sort(key=lambda e: (e.layer, e.timestamp))
+        self._effects_cache = found
+        self._effects_version = self.version
+        return found
+
+    def _statics_of(self: Game, source: GameObject) -> tuple[StaticSpec, ...]:
+        # Read from the card, not from computed characteristics: that would be a cycle. (No
+        # card of the pool removes the abilities of a permanent that has a static ability.)
+        return () if source.face_down else source.impl.statics
+
+    # -- control (layer 2) --------------------------------------------------------------------
+
+    def refresh_control(self: Game) -> None:
+        """Apply control-changing effects: each permanent's controller is the one who put it
+        onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
+        effects = [e for e in self.continuous_effects() if e.layer == CONTROL]
+        if not effects and not self._control_changed:
+            return
+        changed = False
+        for obj in self.battlefield:
+            desired = obj.base_controller
+            for effect in effects:
+                if effect.applies(self, effect.source, obj, None):
+                    desired = effect.modify(self, effect.source, obj, None)
+            if desired != obj.controller:
+                obj.controller = desired
+                obj.controlled_since = self.turn
+                obj.attacking = False
+                obj.blocking = None
+                changed = True
+                self._events.append(("control", obj.id, desired))
+        self._control_changed = any(o.controller != o.base_controller for o in self.battlefield)
+        if changed:
+            self.changed()
+
+    # -- player rules -------------------------------------------------------------------------
+
+    def player_rules(self: Game, name: str) -> dict[str, Any]:
+        """Rules for one player as card text changes them (103.1): land plays, hand size."""
+        key = (self.version, self.turn)  # "this turn" rules change with the turn
+        cached = self._player_rules.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        player = self.players[name]
+        rules = {"land_plays": player.land_plays, "max_hand_size": player.max_hand_size,
+                 "top_card_revealed": False, "play_top_card": False,
+                 "cant_play_lands": player.cant_play_lands_turn == self.turn}
+        for source, spec in self._player_rule_sources():
+            if spec.applies(self, source, name):
+                rules["land_plays"] += spec.extra_land_plays
+                if spec.no_max_hand_size:
+                    rules["max_hand_size"] = None
+                rules["top_card_revealed"] |= spec.top_card_revealed
+                rules["play_top_card"] |= spec.play_top_card
+        self._player_rules[name] = (key, rules)
+        return rules
+
+    def _player_rule_sources(self: Game) -> list[tuple[GameObject, PlayerRules]]:
+        found = []
+        for source in self.battlefield:
+            if source.phased_out:
+                continue
+            chars = self.chars(source)
+            if chars.lost_abilities:
+                continue
+            for spec in source.impl.player_rules:
+                found.append((source, spec))
+        return found
+
+    def add_effect(self: Game, effect: Effect) -> None:
+        self.effects.append(effect)
+        self.changed()
+
+
+def _adapt(effect: Effect) -> Any:
+    test = effect.applies
+    return lambda _game, _source, obj, _chars: test(obj)
+
+
+def _adapt_modify(effect: Effect) -> Any:
+    modify = effect.modify
+    return lambda _game, _source, _obj, chars: modify(chars)
+

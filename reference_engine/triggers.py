@@ -1,0 +1,150 @@
+"""Triggered abilities: noticing events, and putting the abilities on the stack.
+
+An event (a permanent entering or leaving, a step beginning, a permanent becoming tapped, an
+attack) is checked against the triggered abilities of the permanents on the battlefield, and,
+for leaving, of the object that left ("looking back in time"). Triggered abilities wait until
+a player would next receive priority; then the active player puts all of theirs on the stack
+in the order they choose, then the other player (APNAP, modern 405.3). Targets are chosen as
+each goes on the stack; one with no legal target is removed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.actions import Action
+from reference_engine.cardimpl import TriggerSpec
+from reference_engine.constants import BATTLEFIELD, other
+from reference_engine.objects import Decision, GameObject, PendingTrigger, StackItem
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+
+
+class Delayed:
+    """A delayed triggered ability: created by an effect, triggers once on its event."""
+
+    __slots__ = ("controller", "event", "source", "spec", "step")
+
+    def __init__(self, event: str, spec: TriggerSpec, controller: str, source: GameObject,
+                 step: int | None = None) -> None:
+        self.event = event
+        self.spec = spec
+        self.controller = controller
+        self.source = source
+        self.step = step
+
+
+class TriggersMixin:
+    def fire(self: Game, kind: str, subject: GameObject | None = None, **data: Any) -> None:
+        """An event happened: queue every triggered ability it triggers."""
+        event = {"kind": kind, "subject": subject, **data}
+        for source in self._trigger_sources():
+            for spec in self.chars(source).triggers:
+                if self._matches(spec, source, event):
+                    self._queue(spec, source, source.controller, event)
+        if kind in ("dies", "leaves") and subject is not None:
+            # The object that left looks back in time: its own leaves-play triggers trigger.
+            old = data.get("old")
+            if old is not None:
+                for spec in old.impl.triggers:
+                    if spec.event in ("dies", "leaves") and self._matches(spec, old, event):
+                        self._queue(spec, old, old.controller, event)
+        if self.delayed:
+            for delayed in list(self.delayed):
+                if delayed.event == kind and (delayed.step is None or
+                                              delayed.step == data.get("step")):
+                    self.delayed.remove(delayed)
+                    self._queue(delayed.spec, delayed.source, delayed.controller, event)
+
+    def _trigger_sources(self: Game) -> list[GameObject]:
+        if self._trigger_version == self.version:
+            return self._trigger_cache
+        found = [o for o in self.battlefield if not o.phased_out and self.chars(o).triggers]
+        self._trigger_cache = found
+        self._trigger_version = self.version
+        return found
+
+    def _matches(self: Game, spec: TriggerSpec, source: GameObject, event: dict) -> bool:
+        kind = event["kind"]
+        subject = event["subject"]
+        wanted = spec.event
+        if wanted == "step":
+            if kind != "step" or event["step"] != spec.step:
+                return False
+            if spec.whose == "controller" and self.active != source.controller:
+                return False
+        elif wanted == "creature_etb":
+            if kind != "etb" or subject is None or "Creature" not in self.chars(subject).types:
+                return False
+        elif wanted in ("etb", "tapped", "attacks", "unblocked"):
+            if kind != wanted or subject is not source:
+                return False
+        elif wanted in ("dies", "leaves"):
+            old = event.get("old")
+            if kind not in ("dies", "leaves") or old is not source:
+                return False
+            if wanted == "dies" and kind != "dies":
+                return False
+        elif wanted != kind:
+            return False
+        return spec.condition is None or spec.condition(self, source, event)
+
+    def _queue(self: Game, spec: TriggerSpec, source: GameObject, controller: str,
+               event: dict) -> None:
+        self._trigger_key += 1
+        self.triggered.append(PendingTrigger(self._trigger_key, spec, source, controller,
+                                             event))
+
+    def _put_triggers_on_stack(self: Game) -> Generator[Decision, Action, None]:
+        while self.triggered:
+            pending, self.triggered = self.triggered, []
+            for name in (self.active, other(self.active)):
+                mine = [p for p in pending if p.controller == name]
+                while mine:
+                    if len(mine) == 1:
+                        chosen = mine[0]
+                    else:
+                        options = [Action("choose", name, choice=p.key) for p in mine]
+                        data = {"triggers": [{"id": p.key, "source": p.source.id,
+                                              "card": p.source.card.name, "text": p.spec.text}
+                                             for p in mine]}
+                        action = yield Decision("order_triggers", name, options, data=data)
+                        chosen = next(p for p in mine if p.key == action.choice)
+                    mine.remove(chosen)
+                    yield from self._trigger_to_stack(chosen)
+
+    def _trigger_to_stack(self: Game, pending: PendingTrigger) -> Generator[Decision, Action, None]:
+        spec = pending.spec
+        targets: tuple[Any, ...] = ()
+        if spec.targets:
+            pools = [self.target_candidates(t, pending.controller) for t in spec.targets]
+            combos = [c for c in itertools.product(*pools) if len(set(c)) == len(c)]
+            if not combos:
+                self._events.append(("trigger_removed", pending.source.id, spec.text))
+                return  # no legal target: removed from the stack
+            if len(combos) == 1:
+                targets = combos[0]
+            else:
+                options = [Action("choose", pending.controller, targets=c) for c in combos]
+                data = {"source": pending.source.id, "card": pending.source.card.name,
+                        "text": spec.text}
+                action = yield Decision("choose_targets", pending.controller, options,
+                                        data=data)
+                targets = action.targets
+        item = StackItem(self._next_id, "trigger", pending.controller, source=pending.source,
+                         ability=spec, targets=targets)
+        self._next_id += 1
+        item.data["event"] = pending.event
+        self.stack.append(item)
+        self._events.append(("trigger", pending.controller, pending.source.id, spec.text))
+
+    def add_delayed(self: Game, event: str, spec: TriggerSpec, controller: str,
+                    source: GameObject, step: int | None = None) -> None:
+        self.delayed.append(Delayed(event, spec, controller, source, step))
+
+
+def on_battlefield(game: Game, obj: GameObject) -> bool:
+    return obj.zone == BATTLEFIELD and obj.id in game.objects
