@@ -50,6 +50,7 @@ class AbilitySpec:
     sacrifice: bool = False
     remove_counter: str | None = None  # "Remove a +1/+1 counter from this": a cost
     unattach: bool = False  # "Unattach this Equipment": a cost (Leonin Bola)
+    discard_hand: bool = False  # "Discard your hand": a cost (Bomat Courier)
     loyalty: int | None = None  # a planeswalker's loyalty ability: + or - counters
     targets: tuple[TargetSpec, ...] = ()
     effect: Effect | None = None

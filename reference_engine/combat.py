@@ -7,7 +7,6 @@ the stack as an object (217.6e); the modern edition deals it at once (405.6e).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -98,14 +97,17 @@ class CombatMixin:
                 self.fire("unblocked", attacker)
         for attacker in attackers:
             blockers = [b for b, a in blocks.items() if a == attacker.id]
-            if len(blockers) < 2:
-                self.block_order[attacker.id] = tuple(blockers)
-                continue
-            options = [Action("order_blockers", self.active, attacker=attacker.id, order=order)
-                       for order in itertools.permutations(blockers)]
-            action = yield Decision("order_blockers", self.active, options,
-                                    data={"attacker": attacker.id})
-            self.block_order[attacker.id] = action.order
+            order: tuple[int, ...] = ()
+            # The attacking player orders the blockers one at a time (there are n! orders);
+            # an action giving the whole order at once is accepted too.
+            while len(order) < len(blockers) - 1:
+                options = [Action("order_blockers", self.active, attacker=attacker.id,
+                                  order=(*order, b)) for b in blockers if b not in order]
+                action = yield Decision("order_blockers", self.active, options,
+                                        data={"attacker": attacker.id, "so_far": list(order)})
+                order = action.order
+            order += tuple(b for b in blockers if b not in order)
+            self.block_order[attacker.id] = order
 
     def _combat_damage(self: Game) -> None:
         defender = other(self.active)

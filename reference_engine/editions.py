@@ -19,7 +19,7 @@ from collections.abc import Generator
 from typing import ClassVar
 
 from reference_engine.actions import Action
-from reference_engine.constants import BATTLEFIELD, LIBRARY, PHASED_OUT, PLAYERS
+from reference_engine.constants import BATTLEFIELD, HAND, LIBRARY, PHASED_OUT, PLAYERS
 from reference_engine.game import Game
 from reference_engine.objects import Decision, GameObject
 
@@ -107,6 +107,11 @@ class Game2004(Game):
         found.extend(o for o in self.zones_extra["phased_out"] if o.token)  # 217.8d
         return found
 
+    def cards_outside_the_game(self, name: str) -> list[GameObject]:
+        """Removed-from-the-game cards are outside the game too (217.1e)."""
+        return super().cards_outside_the_game(name) + [
+            o for o in self.exile if o.owner == name and not o.token]
+
     def _attached_to(self, obj: GameObject) -> list[GameObject]:
         return [o for o in self.battlefield if o.attached_to == obj.id]
 
@@ -153,6 +158,9 @@ class GameModern(Game):
 
     def _cda_applies(self, obj: GameObject) -> bool:
         return True  # characteristic-defining abilities work in every zone (604.3)
+
+    def _may_find_in(self, zone: int) -> bool:
+        return zone not in (LIBRARY, HAND)  # only public zones (400.7e)
 
     def _rule_victims(self, legendary: list[GameObject], worlds: list[GameObject]
                       ) -> Generator[Decision, Action, list[GameObject]]:

@@ -24,11 +24,13 @@ from reference_engine.actions import Action
 from reference_engine.cardimpl import AbilitySpec, CardImpl, TargetSpec
 from reference_engine.combat import CombatMixin
 from reference_engine.constants import (
+    ANTE,
     BATTLEFIELD,
     CLEANUP,
     COLORS,
     COMBAT,
     COMBAT_DAMAGE,
+    COMMAND,
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
     DRAW,
@@ -60,6 +62,8 @@ PERMANENT_TYPES = frozenset(("Artifact", "Creature", "Enchantment", "Land", "Pla
 _MANA_SLOT = {m: i for i, m in enumerate(("W", "U", "B", "R", "G", "C"))}
 _COST_CACHE: dict[str | None, mana.Cost] = {}
 _NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
+#: how many targets legal_actions() lists for a spell with "any number of targets"
+LISTED_TARGETS = 2
 
 
 def _target_key(target: int | str) -> tuple[int, int | str]:
@@ -182,7 +186,16 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if self.result.over:
             raise IllegalActionError("game_over", "the game is over")
         action = self._canonical(action)
-        if action.kind != "concede" and action.core() not in set(self.legal_actions()):
+        if action.kind == "order_blockers" and self._unlisted_legal(action):
+            # A whole order given at once: play it as one choice per blocker.
+            decision = self.decision
+            assert decision is not None
+            so_far = len((decision.data or {}).get("so_far", ()))
+            for end in range(so_far + 1, len(action.order)):
+                self.apply(action._replace(order=action.order[:end]))
+            return
+        if action.kind != "concede" and action.core() not in set(self.legal_actions()) and (
+                not self._unlisted_legal(action)):
             reason, message = self._why_illegal(action)
             raise IllegalActionError(reason, message)
         if action.payment is not None:
@@ -197,6 +210,39 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             if obj is not None and obj.impl.spell is not None and obj.impl.spell.max_targets:
                 return action._replace(targets=tuple(sorted(action.targets, key=_target_key)))
         return action
+
+    def _unlisted_legal(self, action: Action) -> bool:
+        """Legal actions that legal_actions() abbreviates: a whole blocker order (listed one
+        blocker at a time), and a cast with more targets than it lists for "any number of
+        targets" (legal if the spell with its first target alone is listed and every target
+        is a distinct legal candidate that the mana pool can pay for)."""
+        decision = self.decision
+        if action.kind == "order_blockers" and decision is not None and (
+                decision.kind == "order_blockers" and decision.player == action.player):
+            data = decision.data or {}
+            so_far = tuple(data.get("so_far", ()))
+            listed = {o.order[-1] for o in decision.options or ()}
+            rest = action.order[len(so_far):]
+            return (action.attacker == data.get("attacker") and action.order[:len(so_far)]
+                    == so_far and sorted(rest) == sorted(listed))
+        if action.kind != "cast" or len(action.targets) <= LISTED_TARGETS:
+            return False
+        obj = self.objects.get(action.card) if action.card is not None else None
+        spell = obj.impl.spell if obj is not None else None
+        if obj is None or spell is None or not spell.max_targets:
+            return False
+        if len(set(action.targets)) != len(action.targets) or (
+                len(action.targets) > spell.max_targets):
+            return False
+        listed = set(self.legal_actions())
+        first = action.core()._replace(targets=action.targets[:1], x=0 if action.x is not None
+                                        else None)
+        if first not in listed:
+            return False
+        candidates = set(self.target_candidates(spell.targets[0], action.player))
+        cost = self.spell_cost(obj, len(action.targets), action.kicked)
+        return set(action.targets) <= candidates and mana.can_pay(
+            self.players[action.player].pool, cost, action.x or 0)
 
     def apply(self, action: Action) -> None:
         """Apply a legal action without checking it.
@@ -552,6 +598,66 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         obj.timestamp = self._tick()  # an attachment gets a new timestamp
         self.changed()
         self._events.append(("attach", obj.id, target))
+
+    # -- more game actions for card effects --------------------------------------------------
+
+    def find_moved(self, event: dict[str, Any]) -> GameObject | None:
+        """For an ability that triggered on a zone change: the object in its new zone, if the
+        ability may find it there (2004 217.1c: any zone; modern 400.7e: a public zone)."""
+        new = event.get("subject")
+        if new is None or new.id not in self.objects:
+            return None
+        return new if self._may_find_in(new.zone) else None
+
+    def _may_find_in(self, zone: int) -> bool:
+        return True
+
+    def grant_until(self, target: int, duration: str, *, keywords: frozenset[str] = frozenset(),
+                    power: int = 0, toughness: int = 0) -> None:
+        """An effect giving one object keywords and/or +power/+toughness for ``duration``
+        ("turn", or "object": as long as it stays the same object)."""
+        def applies(obj: GameObject) -> bool:
+            return obj.id == target
+
+        def modify(chars: Any) -> None:
+            if keywords:
+                chars.keywords = chars.keywords | keywords
+            if chars.power is not None and (power or toughness):
+                chars.power += power
+                chars.toughness = (chars.toughness or 0) + toughness
+
+        layer = 7.3 if (power or toughness) else 6
+        self.add_effect(Effect(layer, self._tick(), applies, modify, duration))
+
+    def extra_turns_for(self, name: str, count: int) -> None:
+        for _ in range(count):
+            self.extra_turns.append(name)
+        self._events.append(("extra_turns", name, count))
+
+    def shield_from(self, player: str, source: int) -> None:
+        self.shields.append(Shield(player, source))
+        self._events.append(("shield", player, source))
+
+    def ante_object(self, obj: GameObject) -> GameObject | None:
+        """Move an object to the ante zone; only its owner may do so (217.9d, 407.4)."""
+        if "ante" not in self.zones_extra:
+            return None
+        return self.move(obj, ANTE, cause="ante")
+
+    def new_emblem(self, owner: str, card: CardData, impl: CardImpl) -> GameObject | None:
+        """An emblem in the command zone: not a permanent, it can't be destroyed (408)."""
+        if "command" not in self.zones_extra:
+            return None
+        emblem = self.new_object(card, impl, owner, COMMAND)
+        self.zones_extra["command"].append(emblem)
+        self.changed()
+        self._events.append(("emblem", emblem.id, card.name, owner))
+        return emblem
+
+    def cards_outside_the_game(self, name: str) -> list[GameObject]:
+        """Cards this player owns that are outside the game (the sideboard; 2004 adds the
+        removed-from-the-game zone, 217.1e; modern exile is in the game, 400.11)."""
+        return list(self.players[name].sideboard)
 
     # -- targets ------------------------------------------------------------------------------
 
@@ -1075,6 +1181,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             if equipment is not None:
                 equipment.attached_to = None
                 self.changed()
+        if spec.discard_hand:
+            for card in list(self.players[action.player].hand):
+                self.move(card, GRAVEYARD, cause="discard")
         if spec.sacrifice:
             self.sacrifice(obj)
         if spec.produces is not None or spec.any_color:
@@ -1084,6 +1193,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self.add_mana(action.player, (color,))
             else:
                 self.add_mana(action.player, spec.produces or ())
+            if spec.tap:
+                self.fire("tapped_for_mana", obj)
             return
         item = StackItem(self._next_id, "ability", action.player, source=source, ability=spec,
                          targets=action.targets, x=action.x)
@@ -1215,7 +1326,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             if spell.max_targets:
                 candidates = sorted(self.target_candidates(spell.targets[0], name),
                                     key=_target_key)
-                for count in range(1, min(spell.max_targets, len(candidates)) + 1):
+                # "Any number of targets" has exponentially many choices: the list shows
+                # those with up to LISTED_TARGETS targets; perform() accepts any number.
+                most = min(spell.max_targets, len(candidates), LISTED_TARGETS)
+                for count in range(1, most + 1):
                     cost = self.spell_cost(obj, count, kicked)
                     if mana.max_x(pool, cost) < 0:
                         break

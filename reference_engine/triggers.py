@@ -79,7 +79,7 @@ class TriggersMixin:
         elif wanted == "creature_etb":
             if kind != "etb" or subject is None or "Creature" not in self.chars(subject).types:
                 return False
-        elif wanted in ("etb", "tapped", "attacks", "unblocked"):
+        elif wanted in ("etb", "tapped", "tapped_for_mana", "attacks", "unblocked"):
             if kind != wanted or subject is not source:
                 return False
         elif wanted in ("dies", "leaves"):

@@ -1,5 +1,10 @@
 """Every card the reference engine implements, registered by importing these modules."""
 
 from reference_engine.cards import (  # noqa: F401  (each module registers its cards)
+    choices,
+    continuous,
     core,
+    tokens,
+    triggered,
+    zones,
 )

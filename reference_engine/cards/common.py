@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from reference_engine.cardimpl import Effect, TargetSpec
 from reference_engine.constants import BATTLEFIELD
+from spec.cardpool import CardData
 
 if TYPE_CHECKING:
     from reference_engine.game import Game
-    from reference_engine.objects import GameObject, StackItem
+    from reference_engine.objects import Chars, GameObject, StackItem
 
 ANY_TARGET = TargetSpec("creature_or_player", text="any target")
 CREATURE = TargetSpec("creature", text="target creature")
@@ -106,3 +107,44 @@ def discard(amount: int) -> Effect:
 def attached(game: Game, source_obj: GameObject, obj: GameObject) -> bool:
     """Whether ``source_obj`` (an Aura or Equipment) is attached to ``obj``."""
     return source_obj.attached_to == obj.id
+
+
+LAND_TYPES = frozenset(("Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Lair",
+                        "Locus", "Mine", "Power-Plant", "Tower", "Urza's", "Gate"))
+
+
+def add_types(chars: Chars, *types: str, subtypes: tuple[str, ...] = ()) -> None:
+    """An effect that keeps the old types ("still a land", "in addition to its types"):
+    every old type and subtype stays (212.1c)."""
+    chars.types = chars.types | frozenset(types)
+    chars.subtypes = chars.subtypes + tuple(s for s in subtypes if s not in chars.subtypes)
+
+
+def set_land_types(chars: Chars, *land_types: str) -> None:
+    """Setting a land's subtype replaces its land types (212.1b); the land loses its rules
+    text and gets the new basic types' mana abilities (212.6e), keeping other types,
+    supertypes and granted abilities."""
+    chars.subtypes = tuple(s for s in chars.subtypes if s not in LAND_TYPES) + land_types
+    chars.lost_abilities = True
+
+
+def set_pt(chars: Chars, power: int, toughness: int) -> None:
+    chars.power = power
+    chars.toughness = toughness
+
+
+def modify_pt(chars: Chars, power: int, toughness: int) -> None:
+    if chars.power is not None:
+        chars.power += power
+        chars.toughness = (chars.toughness or 0) + toughness
+
+
+def token_card(game: Game, name: str, colors: tuple[str, ...], types: tuple[str, ...],
+               subtypes: tuple[str, ...], power: int | None, toughness: int | None,
+               text: str = "") -> CardData:
+    """The characteristics a spell or ability gives a token (216.1); named by its creature
+    types when unnamed, and a multi-word name gives one creature type per word."""
+    type_line = " ".join(types) + (" — " + " ".join(subtypes) if subtypes else "")
+    return CardData(name=name, edition=game.edition, cost=None, type_line=type_line,
+                    supertypes=(), types=types, subtypes=subtypes, power=power,
+                    toughness=toughness, text=text, rules=(), colors=colors, mana_value=0)

@@ -1,0 +1,105 @@
+"""Player decisions and replacement effects: APNAP choices, ordering cards into a library or
+graveyard, regeneration, prevention with a chosen source, flashback, and Auras returning to
+the battlefield without being cast."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.cardimpl import AbilitySpec, CardImpl, SpellSpec, register
+from reference_engine.cards.common import draw
+from reference_engine.constants import BATTLEFIELD, LIBRARY
+from reference_engine.mana import parse_cost
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+    from reference_engine.objects import StackItem
+
+
+def _innocent_blood(game: Game, item: StackItem) -> Iterator[Any]:
+    # APNAP (103.4): the active player chooses first, then the other; then all at once.
+    chosen = []
+    for name in game._turn_order_from_active():
+        creatures = [o.id for o in game.live() if o.controller == name
+                     and "Creature" in game.chars(o).types]
+        if creatures:
+            pick = yield from game.choose(name, "choose_sacrifice", creatures)
+            chosen.append(game.objects[pick])
+    yield from game.put_into_graveyards(chosen, "sacrifice")
+
+
+register(CardImpl("Innocent Blood", spell=SpellSpec((), _innocent_blood)))
+
+
+def _brainstorm(game: Game, item: StackItem) -> Iterator[Any]:
+    name = item.controller
+    game.draw(name, 3)
+    hand = game.players[name].hand
+    # Two cards on top in the order the player chooses: the second chosen ends on top.
+    for remaining in (2, 1):
+        if not hand:
+            return
+        pick = yield from game.choose(name, "put_on_top", [o.id for o in hand],
+                                      {"count": remaining})
+        game.move(game.objects[pick], LIBRARY, cause="brainstorm")
+
+
+register(CardImpl("Brainstorm", spell=SpellSpec((), _brainstorm)))
+
+
+def _wrath(game: Game, item: StackItem) -> Iterator[Any]:
+    creatures = [o for o in game.live() if "Creature" in game.chars(o).types
+                 and not game.has(o, "indestructible")]
+    # Destroyed at once, no regeneration; each owner orders their cards (217.4c).
+    yield from game.put_into_graveyards(creatures, "destroy")
+
+
+register(CardImpl("Wrath of God", spell=SpellSpec((), _wrath)))
+
+
+def _regenerate(game: Game, item: StackItem) -> None:
+    creature = item.source
+    if creature is not None and creature.id in game.objects and creature.zone == BATTLEFIELD:
+        creature.regen_shields += 1
+        game._events.append(("regeneration_shield", creature.id))
+
+
+register(CardImpl("Drudge Skeletons", abilities=(
+    AbilitySpec("{B}: Regenerate Drudge Skeletons.", cost=parse_cost("{B}"),
+                effect=_regenerate),
+)))
+
+
+def _circle_of_protection(game: Game, item: StackItem) -> Iterator[Any]:
+    # "The next time a red source of your choice would deal damage to you this turn":
+    # the source is chosen on resolution, not targeted.
+    sources = [o.id for o in game.live() if "R" in game.chars(o).colors]
+    sources += [s.id for s in game.stack if s.kind == "spell" and s.obj is not None
+                and "R" in game.chars(s.obj).colors]
+    if not sources:
+        return
+    chosen = yield from game.choose(item.controller, "choose_source", sources,
+                                    {"color": "R"})
+    game.shield_from(item.controller, chosen)
+
+
+register(CardImpl("Circle of Protection: Red", abilities=(
+    AbilitySpec("{1}: The next time a red source of your choice would deal damage to you this "
+                "turn, prevent that damage.", cost=parse_cost("{1}"),
+                effect=_circle_of_protection),
+)))
+
+register(CardImpl("Think Twice", spell=SpellSpec((), draw(1)),
+                  flashback=parse_cost("{2}{U}")))
+
+
+def _replenish(game: Game, item: StackItem) -> None:
+    player = game.players[item.controller]
+    cards = [o for o in player.graveyard if "Enchantment" in game.chars(o).types]
+    for card in cards:
+        # An Aura with nothing to enchant stays in the graveyard (212.4e).
+        game.move(card, BATTLEFIELD, controller=item.controller, cause="replenish")
+
+
+register(CardImpl("Replenish", spell=SpellSpec((), _replenish)))

@@ -1,0 +1,342 @@
+"""Static abilities and continuous effects: power/toughness changes, type-changing effects,
+Auras (2004: local enchantments), Equipment, control change, rule-changing permanents and
+characteristic-defining power and toughness."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.cardimpl import (
+    ABILITY,
+    CONTROL,
+    PT_MODIFY,
+    PT_SET,
+    TYPE,
+    AbilitySpec,
+    CardImpl,
+    PlayerRules,
+    SpellSpec,
+    StaticSpec,
+    TargetSpec,
+    TriggerSpec,
+    register,
+)
+from reference_engine.cards.common import (
+    ANY_TARGET,
+    CREATURE,
+    CREATURE_YOU_CONTROL,
+    PLAYER,
+    add_types,
+    attached,
+    damage,
+    modify_pt,
+    pump,
+    set_land_types,
+    set_pt,
+)
+from reference_engine.constants import BATTLEFIELD, HAND
+from reference_engine.mana import parse_cost
+from reference_engine.objects import Effect
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+    from reference_engine.objects import Chars, GameObject, StackItem
+
+
+def _enchanted(game: Game, aura: GameObject, obj: GameObject, chars: Chars | None) -> bool:
+    return aura.attached_to == obj.id
+
+
+def _yours_and_creature(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+    return obj.controller == src.controller and "Creature" in chars.types
+
+
+def _pt(power: int, toughness: int) -> Any:
+    return lambda game, src, obj, chars: modify_pt(chars, power, toughness)
+
+
+def _keywords(*words: str) -> Any:
+    def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+        chars.keywords = chars.keywords | frozenset(words)
+    return modify
+
+
+def _flags(*flags: str) -> Any:
+    def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+        chars.flags = chars.flags | frozenset(flags)
+    return modify
+
+
+def _grant_ability(spec: AbilitySpec) -> Any:
+    def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+        chars.granted.append(spec)
+    return modify
+
+
+ENCHANT_CREATURE = TargetSpec("creature", text="enchant creature")
+ENCHANT_LAND = TargetSpec("land", text="enchant land")
+
+# -- power and toughness ------------------------------------------------------------------------
+
+register(CardImpl("Glorious Anthem", statics=(
+    StaticSpec(PT_MODIFY, _yours_and_creature, _pt(1, 1), "Creatures you control get +1/+1."),
+)))
+register(CardImpl("Holy Strength", enchant=ENCHANT_CREATURE, statics=(
+    StaticSpec(PT_MODIFY, _enchanted, _pt(1, 2), "Enchanted creature gets +1/+2."),
+)))
+register(CardImpl("Weakness", enchant=ENCHANT_CREATURE, statics=(
+    StaticSpec(PT_MODIFY, _enchanted, _pt(-2, -1), "Enchanted creature gets -2/-1."),
+)))
+register(CardImpl("Pacifism", enchant=ENCHANT_CREATURE, statics=(
+    StaticSpec(ABILITY, _enchanted, _flags("cant_attack", "cant_block"),
+               "Enchanted creature can't attack or block."),
+)))
+
+
+def _rancor_returns(game: Game, item: StackItem) -> None:
+    card = game.find_moved(item.data["event"])
+    if card is not None and card.zone != BATTLEFIELD:
+        game.move(card, HAND, cause="return")
+
+
+register(CardImpl("Rancor", enchant=ENCHANT_CREATURE, statics=(
+    StaticSpec(PT_MODIFY, _enchanted, _pt(2, 0), "Enchanted creature gets +2/+0."),
+    StaticSpec(ABILITY, _enchanted, _keywords("trample"), "Enchanted creature has trample."),
+), triggers=(
+    TriggerSpec("dies", _rancor_returns,
+                "When Rancor is put into a graveyard from the battlefield, return Rancor to its "
+                "owner's hand."),
+)))
+
+
+def _control_magic(game: Game, aura: GameObject, obj: GameObject, chars: Any) -> str:
+    return aura.controller
+
+
+register(CardImpl("Control Magic", enchant=ENCHANT_CREATURE, statics=(
+    StaticSpec(CONTROL, _enchanted, _control_magic, "You control enchanted creature."),
+)))
+
+_STUDY_PING = AbilitySpec("{T}: This creature deals 1 damage to any target.", tap=True,
+                          targets=(ANY_TARGET,), effect=damage(1))
+register(CardImpl("Hermetic Study", enchant=ENCHANT_CREATURE, statics=(
+    StaticSpec(ABILITY, _enchanted, _grant_ability(_STUDY_PING),
+               'Enchanted creature has "{T}: This creature deals 1 damage to any target."'),
+)))
+
+# -- equipment ---------------------------------------------------------------------------------
+
+
+def _equip(game: Game, item: StackItem) -> None:
+    equipment = item.source
+    if equipment is None or equipment.id not in game.objects:
+        return
+    for target in game.legal_targets_of(item):
+        # Control of the creature is checked again on resolution (212.2h).
+        creature = game.objects[target]
+        if creature.controller == item.controller and not game.chars(equipment).types & {
+                "Creature"}:
+            game.attach(equipment, target)
+
+
+def _equip_ability(cost: str) -> AbilitySpec:
+    return AbilitySpec(f"Equip {cost}", cost=parse_cost(cost), equip=True,
+                       targets=(CREATURE_YOU_CONTROL,), effect=_equip)
+
+
+def _tap_target(game: Game, item: StackItem) -> None:
+    for target in game.legal_targets_of(item):
+        game.tap(game.objects[target])
+
+
+_BOLA_TAP = AbilitySpec("{T}, Unattach Leonin Bola: Tap target creature.", tap=True,
+                        unattach=True, targets=(CREATURE,), effect=_tap_target)
+
+register(CardImpl("Bonesplitter", abilities=(_equip_ability("{1}"),), statics=(
+    StaticSpec(PT_MODIFY, lambda g, s, o, c: attached(g, s, o), _pt(2, 0),
+               "Equipped creature gets +2/+0."),
+)))
+register(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
+    StaticSpec(ABILITY, lambda g, s, o, c: attached(g, s, o), _grant_ability(_BOLA_TAP),
+               'Equipped creature has "{T}, Unattach Leonin Bola: Tap target creature."'),
+)))
+
+# -- type-changing effects ---------------------------------------------------------------------
+
+
+def _lands(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+    return "Land" in chars.types
+
+
+def _living_plane_types(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    add_types(chars, "Creature")  # "that are still lands" (212.1c)
+
+
+def _one_one(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    set_pt(chars, 1, 1)
+
+
+register(CardImpl("Living Plane", statics=(
+    StaticSpec(TYPE, _lands, _living_plane_types, "All lands are creatures, still lands."),
+    StaticSpec(PT_SET, _lands, _one_one, "All lands are 1/1."),
+)))
+
+
+def _noncreature_artifact(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+    return "Artifact" in chars.types and "Creature" not in chars.types
+
+
+def _march_types(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    add_types(chars, "Creature")
+    # The power/toughness part applies to the artifacts this effect animated (layer 7b).
+    chars.flags = chars.flags | {f"animated_by_{src.id}"}
+
+
+def _animated_by_source(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+    return f"animated_by_{src.id}" in chars.flags
+
+
+def _value_pt(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    set_pt(chars, chars.mana_value, chars.mana_value)
+
+
+register(CardImpl("March of the Machines", statics=(
+    StaticSpec(TYPE, _noncreature_artifact, _march_types,
+               "Each noncreature artifact is an artifact creature."),
+    StaticSpec(PT_SET, _animated_by_source, _value_pt,
+               "... with power and toughness each equal to its mana value."),
+)))
+
+
+def _other_enchantment(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+    if obj is src or "Enchantment" not in chars.types:
+        return False
+    # The 2004 Oracle animates every other enchantment, local ones included (so 212.4g
+    # applies); the modern Oracle excludes Auras.
+    return game.edition == "cr2004" or obj.impl.enchant is None
+
+
+def _opalescence_types(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    _march_types(game, src, obj, chars)
+
+
+register(CardImpl("Opalescence", statics=(
+    StaticSpec(TYPE, _other_enchantment, _opalescence_types,
+               "Each other enchantment is a creature, still an enchantment."),
+    StaticSpec(PT_SET, _animated_by_source, _value_pt,
+               "... with power and toughness each equal to its mana value."),
+)))
+
+
+def _evil_presence(game: Game, aura: GameObject, obj: GameObject, chars: Chars) -> None:
+    set_land_types(chars, "Swamp")
+
+
+register(CardImpl("Evil Presence", enchant=ENCHANT_LAND, statics=(
+    StaticSpec(TYPE, _enchanted, _evil_presence, "Enchanted land is a Swamp."),
+)))
+
+
+def _factory_animate(game: Game, item: StackItem) -> None:
+    factory = item.source
+    if factory is None or factory.id not in game.objects:
+        return
+    target = factory.id
+
+    def applies(obj: GameObject) -> bool:
+        return obj.id == target
+
+    def types(chars: Chars) -> None:
+        add_types(chars, "Artifact", "Creature", subtypes=("Assembly-Worker",))
+
+    def pt(chars: Chars) -> None:
+        set_pt(chars, 2, 2)
+
+    game.add_effect(Effect(TYPE, game._tick(), applies, types, "turn"))
+    game.add_effect(Effect(PT_SET, game._tick(), applies, pt, "turn"))
+
+
+def _assembly_worker(game: Game, _controller: str, obj: GameObject) -> bool:
+    return "Assembly-Worker" in game.chars(obj).subtypes
+
+
+register(CardImpl("Mishra's Factory", abilities=(
+    AbilitySpec("{T}: Add {C}.", tap=True, produces=("C",)),
+    AbilitySpec("{1}: Mishra's Factory becomes a 2/2 Assembly-Worker artifact creature until "
+                "end of turn. It's still a land.", cost=parse_cost("{1}"),
+                effect=_factory_animate),
+    AbilitySpec("{T}: Target Assembly-Worker creature gets +1/+1 until end of turn.", tap=True,
+                targets=(TargetSpec("creature", _assembly_worker,
+                                    "target Assembly-Worker creature"),),
+                effect=pump(1, 1)),
+)))
+
+
+def _one_one_creature(game: Game, _controller: str, obj: GameObject) -> bool:
+    chars = game.chars(obj)
+    return chars.power == 1 and chars.toughness == 1
+
+
+register(CardImpl("Pendelhaven", abilities=(
+    AbilitySpec("{T}: Add {G}.", tap=True, produces=("G",)),
+    AbilitySpec("{T}: Target 1/1 creature gets +1/+2 until end of turn.", tap=True,
+                targets=(TargetSpec("creature", _one_one_creature, "target 1/1 creature"),),
+                effect=pump(1, 2)),
+)))
+
+# -- world enchantments -------------------------------------------------------------------------
+
+register(CardImpl("Concordant Crossroads", statics=(
+    StaticSpec(ABILITY, lambda g, s, o, c: "Creature" in c.types, _keywords("haste"),
+               "All creatures have haste."),
+)))
+
+# -- a chosen creature type ---------------------------------------------------------------------
+
+
+def _of_chosen_type(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+    chosen = src.chosen.get("creature_type")
+    return chosen is not None and "Creature" in chars.types and chosen in chars.subtypes
+
+
+register(CardImpl("Engineered Plague", choose_on_entry="creature_type", statics=(
+    StaticSpec(PT_MODIFY, _of_chosen_type, _pt(-1, -1),
+               "All creatures of the chosen type get -1/-1."),
+)))
+
+# -- card text overriding a rule; "can't" beats "can" --------------------------------------
+
+
+def _controller_of(game: Game, src: GameObject, player: str) -> bool:
+    return src.controller == player
+
+
+register(CardImpl("Exploration", player_rules=(
+    PlayerRules(_controller_of, extra_land_plays=1),
+)))
+register(CardImpl("Spellbook", player_rules=(
+    PlayerRules(_controller_of, no_max_hand_size=True),
+)))
+
+
+def _turf_wound(game: Game, item: StackItem) -> None:
+    for player in game.legal_targets_of(item):
+        game.players[player].cant_play_lands_turn = game.turn
+        game.changed()
+    game.draw(item.controller, 1)
+
+
+register(CardImpl("Turf Wound", spell=SpellSpec((PLAYER,), _turf_wound)))
+
+# -- characteristic-defining power and toughness -------------------------------------------------
+
+
+def _swamps_you_control(game: Game, obj: GameObject) -> tuple[int, int]:
+    # "You" is the controller, or outside the battlefield the owner.
+    you = obj.controller if obj.zone == BATTLEFIELD else obj.owner
+    count = sum(1 for o in game.live() if o.controller == you and o is not obj
+                and "Swamp" in game.chars(o).subtypes)
+    return count, count
+
+
+register(CardImpl("Nightmare", keywords=frozenset(("flying",)), cda=_swamps_you_control))

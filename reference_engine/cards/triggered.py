@@ -1,0 +1,148 @@
+"""Triggered abilities: beginning-of-step triggers, enters and leaves triggers, attack
+triggers, a "becomes tapped" trigger, and a delayed trigger."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.cardimpl import AbilitySpec, CardImpl, TriggerSpec, register
+from reference_engine.cards.common import (
+    OPPONENT,
+    creature_card_in_your_graveyard,
+    on_battlefield,
+    token_card,
+)
+from reference_engine.constants import BATTLEFIELD, DRAW, END, HAND, UPKEEP, other
+from reference_engine.mana import parse_cost
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+    from reference_engine.objects import GameObject, StackItem
+
+
+def _untapped(game: Game, source: GameObject, event: dict) -> bool:
+    return not source.tapped
+
+
+def _howling_mine(game: Game, item: StackItem) -> None:
+    game.draw(game.active, 1)  # "that player": the player whose draw step it is
+
+
+register(CardImpl("Howling Mine", triggers=(
+    TriggerSpec("step", _howling_mine, "At the beginning of each player's draw step, if "
+                "Howling Mine is untapped, that player draws an additional card.",
+                condition=_untapped, step=DRAW, whose="each"),
+)))
+
+
+def _phyrexian_arena(game: Game, item: StackItem) -> None:
+    game.draw(item.controller, 1)
+    game.lose_life(item.controller, 1, "loss")
+
+
+register(CardImpl("Phyrexian Arena", triggers=(
+    TriggerSpec("step", _phyrexian_arena, "At the beginning of your upkeep, you draw a card and "
+                "you lose 1 life.", step=UPKEEP),
+)))
+
+
+def _gravedigger(game: Game, item: StackItem) -> None:
+    for target in game.legal_targets_of(item):
+        game.move(game.objects[target], HAND, cause="return")
+
+
+register(CardImpl("Gravedigger", triggers=(
+    TriggerSpec("etb", _gravedigger, "When Gravedigger enters, you may return target creature "
+                "card from your graveyard to your hand.",
+                targets=(creature_card_in_your_graveyard(),), optional=True),
+)))
+
+
+def _another_creature(game: Game, source: GameObject, event: dict) -> bool:
+    return event["subject"] is not source
+
+
+def _gain_one(game: Game, item: StackItem) -> None:
+    game.gain_life(item.controller, 1)
+
+
+register(CardImpl("Soul Warden", triggers=(
+    TriggerSpec("creature_etb", _gain_one, "Whenever another creature enters, you gain 1 life.",
+                condition=_another_creature),
+)))
+
+
+def _poison_defender(game: Game, item: StackItem) -> None:
+    defender = other(game.active)
+    game.players[defender].poison += 1
+    game._events.append(("poison", defender, 1))
+
+
+register(CardImpl("Swamp Mosquito", keywords=frozenset(("flying",)), triggers=(
+    TriggerSpec("unblocked", _poison_defender, "Whenever Swamp Mosquito attacks and isn't "
+                "blocked, defending player gets a poison counter."),
+)))
+
+
+def _city_of_brass(game: Game, item: StackItem) -> None:
+    assert item.source is not None
+    game.deal_damage(item.source, item.controller, 1)
+
+
+register(CardImpl("City of Brass", abilities=(
+    AbilitySpec("{T}: Add one mana of any color.", tap=True, any_color=True),
+), triggers=(
+    TriggerSpec("tapped", _city_of_brass, "Whenever City of Brass becomes tapped, it deals 1 "
+                "damage to you."),
+)))
+
+
+def _spirit_for_opponent(game: Game, item: StackItem) -> None:
+    for opponent in game.legal_targets_of(item):
+        card = token_card(game, "Spirit", (), ("Creature",), ("Spirit",), 1, 1)
+        game.create_token(item.controller, opponent, card, CardImpl("Spirit"))
+
+
+register(CardImpl("Forbidden Orchard", abilities=(
+    AbilitySpec("{T}: Add one mana of any color.", tap=True, any_color=True),
+), triggers=(
+    TriggerSpec("tapped_for_mana", _spirit_for_opponent, "Whenever you tap Forbidden Orchard "
+                "for mana, target opponent creates a 1/1 colorless Spirit creature token.",
+                targets=(OPPONENT,)),
+)))
+
+
+# -- a delayed trigger ---------------------------------------------------------------------------
+
+def _sacrifice_it(game: Game, item: StackItem) -> None:
+    creature = on_battlefield(game, item.source)  # the same object, if still there
+    if creature is not None:
+        game.sacrifice(creature)
+
+
+def _sneak_attack(game: Game, item: StackItem) -> Iterator[Any]:
+    player = game.players[item.controller]
+    cards = [o.id for o in player.hand if "Creature" in game.chars(o).types]
+    if not cards:
+        return
+    chosen = yield from game.choose(item.controller, "choose_card", [*cards, None],
+                                    {"from": "hand", "what": "a creature card, or none"})
+    if chosen is None:
+        return
+    creature = game.move(game.objects[chosen], BATTLEFIELD, controller=item.controller,
+                         cause="sneak_attack")
+    if creature is None:
+        return
+    game.grant_until(creature.id, "object", keywords=frozenset(("haste",)))
+    # "Sacrifice the creature at the beginning of the next end step": a delayed trigger.
+    spec = TriggerSpec("step", _sacrifice_it, "Sacrifice the creature at the beginning of the "
+                       "next end step.", step=END, whose="each")
+    game.add_delayed("step", spec, item.controller, creature, step=END)
+
+
+register(CardImpl("Sneak Attack", abilities=(
+    AbilitySpec("{R}: You may put a creature card from your hand onto the battlefield. That "
+                "creature gains haste. Sacrifice the creature at the beginning of the next end "
+                "step.", cost=parse_cost("{R}"), effect=_sneak_attack),
+)))
