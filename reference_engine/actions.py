@@ -69,8 +69,8 @@ class Action(NamedTuple):
             out["attacker"] = self.attacker
         if self.order:
             out["order"] = list(self.order)
-        if self.choice is not None:
-            out["choice"] = _thaw(self.choice)
+        if self.kind == "choose" and not self.targets:
+            out["choice"] = _thaw(self.choice)  # null is a choice too: "none"
         if self.kicked:
             out["kicked"] = True
         if self.payment is not None:

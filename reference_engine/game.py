@@ -163,6 +163,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._control_changed = False
         self._tokens_outside = False
+        self._computing: set[int] = set()
         self._priority_decision = {name: Decision(PRIORITY, name) for name in PLAYERS}
         self._pass_action = {name: Action("pass", name) for name in PLAYERS}
         self._concede_actions = [Action("concede", name) for name in PLAYERS]

@@ -46,10 +46,25 @@ class LayersMixin:
     def chars(self: Game, obj: GameObject) -> Chars:
         if obj._chars_version == self.version and obj._chars is not None:
             return obj._chars
-        chars = self._compute_chars(obj)
+        computing = self._computing
+        if obj.id in computing:
+            # A dependency loop (two Nightmares counting each other): the object's printed
+            # characteristics answer the inner question.
+            return self._printed_chars(obj)
+        computing.add(obj.id)
+        try:
+            chars = self._compute_chars(obj)
+        finally:
+            computing.discard(obj.id)
         obj._chars = chars
         obj._chars_version = self.version
         return chars
+
+    def _printed_chars(self: Game, obj: GameObject) -> Chars:
+        card = obj.card
+        return Chars(card.name, card.cost, card.mana_value, card.colors,
+                     frozenset(card.supertypes), frozenset(card.types), card.subtypes, None,
+                     None, obj.impl.keywords)
 
     def _base_chars(self: Game, obj: GameObject) -> Chars:
         card = obj.card

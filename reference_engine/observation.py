@@ -24,6 +24,8 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
         pending = {"player": decision.player, "decision": decision.kind}
         if decision.count is not None:
             pending["count"] = decision.count
+        if decision.data:
+            pending.update(decision.data)
     players = {}
     for name in PLAYERS:
         player = game.players[name]
@@ -33,7 +35,7 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
             "poison": player.poison,
             "mana_pool": pool_json(player.pool),
             "lands_played": player.lands_played,
-            "max_hand_size": player.max_hand_size,
+            "max_hand_size": game.player_rules(name)["max_hand_size"],
             "hand": [card(game, o) if sees_hand else _HIDDEN for o in player.hand],
             "library": [card(game, o) if viewer is None else _HIDDEN
                         for o in reversed(player.library)],

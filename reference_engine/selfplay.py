@@ -21,6 +21,8 @@ import traceback
 from collections import Counter
 from typing import Any
 
+from reference_engine.cardimpl import implementation
+from reference_engine.cards.core import CORE
 from reference_engine.constants import COLORS, PLAYERS
 from reference_engine.engine import supported_cards
 from reference_engine.observation import observe
@@ -33,11 +35,18 @@ MAX_ACTIONS_PER_GAME = 50_000
 CONCEDE_CHANCE = 1 / 20_000
 
 
-def random_deck(rng: random.Random, edition: str, size: int = 40) -> list[str]:
+DECK_POOLS = ("core", "pool")
+
+
+def random_deck(rng: random.Random, edition: str, size: int = 40, decks: str = "core"
+                ) -> list[str]:
     """A two-colour deck: basics of both colours, one other land, and spells of those colours
-    (or colourless), drawn from every card the engine implements in ``edition``."""
+    (or colourless), drawn from the core cards or (``decks="pool"``) from every card the
+    engine implements in ``edition``. Ante cards are left out (the games are not for ante)."""
     cards = default_pool().edition(edition)
-    names = [n for n in supported_cards() if n in cards]
+    names = [n for n in supported_cards() if n in cards and not implementation(n).ante_card]
+    if decks == "core":
+        names = [n for n in names if n in CORE]
     colors = rng.sample(COLORS, 2)
     lands = [n for n in names if "Land" in cards[n].types and n not in BASICS.values()]
     spells = [n for n in names if "Land" not in cards[n].types
@@ -50,13 +59,14 @@ def random_deck(rng: random.Random, edition: str, size: int = 40) -> list[str]:
     return deck
 
 
-def play_game(edition: str, seed: int, trace: Any) -> tuple[dict[str, Any], int]:
+def play_game(edition: str, seed: int, trace: Any, decks: str = "core"
+              ) -> tuple[dict[str, Any], int]:
     """Play one random game; feed its actions and final observation to ``trace``."""
     rng = random.Random(seed)
     setup = {
         "start": "game",
         "seed": seed,
-        "decks": {name: random_deck(rng, edition) for name in PLAYERS},
+        "decks": {name: random_deck(rng, edition, decks=decks) for name in PLAYERS},
     }
     game, _ = new_game(edition, setup)
     actions = 0
@@ -79,7 +89,7 @@ def play_game(edition: str, seed: int, trace: Any) -> tuple[dict[str, Any], int]
     return final["result"], actions
 
 
-def run(games: int, seed: int, edition: str) -> dict[str, Any]:
+def run(games: int, seed: int, edition: str, decks: str = "core") -> dict[str, Any]:
     digest = hashlib.sha256()
     results: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -89,7 +99,7 @@ def run(games: int, seed: int, edition: str) -> dict[str, Any]:
     for index in range(games):
         game_seed = seed * 1_000_003 + index
         try:
-            result, actions = play_game(edition, game_seed, digest.update)
+            result, actions = play_game(edition, game_seed, digest.update, decks)
         except Exception as exc:  # recorded and counted: one bad game must not end the run
             errors.append({"game": index, "seed": game_seed, "error": repr(exc),
                            "where": traceback.format_exc().strip().splitlines()[-3:]})
@@ -104,6 +114,7 @@ def run(games: int, seed: int, edition: str) -> dict[str, Any]:
     return {
         "edition": edition,
         "seed": seed,
+        "decks": decks,
         "games": games,
         "actions": total,
         "seconds": round(seconds, 3),
@@ -124,11 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="Number of games (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="Seed of the whole run")
     parser.add_argument("--edition", choices=("cr2004", "modern"), default="cr2004")
+    parser.add_argument("--decks", choices=DECK_POOLS, default="core",
+                        help="Build decks from the core cards (default) or the whole pool")
     parser.add_argument("--json", action="store_true", help="Print the summary as JSON")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    summary = run(args.games, args.seed, args.edition)
+    summary = run(args.games, args.seed, args.edition, args.decks)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:

@@ -23,14 +23,15 @@ from reference_engine.constants import (
     ZONE_BY_NAME,
     other,
 )
+from reference_engine.decks import deck_problems
 from reference_engine.editions import EDITION_GAMES
 from reference_engine.errors import BadRequestError, UnsupportedError
-from reference_engine.game import Game
+from reference_engine.game import PERMANENT_TYPES, Game
 from reference_engine.mana import pool_from_json
 from reference_engine.objects import GameObject
 from spec.cardpool import CardData, default_pool
 
-_START_KEYS = {"start", "seed", "first_player", "decks", "sideboards", "ante"}
+_START_KEYS = {"start", "seed", "first_player", "decks", "sideboards", "ante", "format"}
 _STATE_KEYS = {"seed", "turn", "players", "battlefield", "exile", "ante", "command",
                "phased_out", "first_player"}
 _PLAYER_KEYS = {"life", "poison", "mana_pool", "lands_played", "max_hand_size", "hand",
@@ -135,14 +136,30 @@ class _Builder:
             for item, where in self.entries(sideboards.get(name), f"setup.sideboards.{name}",
                                             _CARD_KEYS):
                 player.sideboard.append(self.make(item, where, name, OUTSIDE))
-        if setup.get("ante"):
-            raise UnsupportedError("setup.ante: the ante variant is not supported yet")
+        ante = setup.get("ante", False)
+        if not isinstance(ante, bool):
+            raise BadRequestError("setup.ante: must be true or false")
+        fmt = setup.get("format")
+        for name in PLAYERS:
+            names = [o.card.name for o in game.players[name].library]
+            problems = deck_problems(names, fmt or "limited", self.edition, ante=ante)
+            if fmt is None:
+                problems = [p for p in problems if "ante card" in p]
+            if problems:
+                raise BadRequestError(f"setup.decks.{name}: illegal deck: {'; '.join(problems)}")
         first = setup.get("first_player")
         if first is not None and first not in PLAYERS:
             raise BadRequestError(f"setup.first_player: {first!r} is not A or B")
         for name in PLAYERS:
             game.shuffle(name)
         game.first_player = first if first is not None else game.rng.choice(PLAYERS)
+        if ante:
+            # Each player antes a card at random from their library (217.9b, 407.2).
+            game.playing_for_ante = True
+            for name in (game.first_player, other(game.first_player)):
+                library = game.players[name].library
+                if library:
+                    game.ante_object(library[game.rng.randrange(len(library))])
         game.active = game.first_player
         game.turn = 1
         game.start(begin_game=True)
@@ -239,7 +256,7 @@ class _Builder:
         if controller not in PLAYERS:
             raise BadRequestError(f"{where}.controller: {controller!r} is not A or B")
         obj = self.make(item, where, item.get("owner", controller), BATTLEFIELD)
-        if not {"Artifact", "Creature", "Enchantment", "Land"} & set(obj.card.types):
+        if not PERMANENT_TYPES & set(obj.card.types):
             raise BadRequestError(f"{where}: {obj.card.name} is not a permanent card")
         obj.controller = controller
         for key in ("tapped", "token", "attacking"):

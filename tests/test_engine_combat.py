@@ -99,7 +99,8 @@ def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
     t.do("block", "B", card="lions", attacker="giant")
     t.do("block", "B", card="bears", attacker="giant")
     t.do("done", "B")
-    assert t.obs()["pending"] == {"player": "A", "decision": "order_blockers"}
+    assert t.obs()["pending"] == {"player": "A", "decision": "order_blockers",
+                                  "attacker": t.id("giant"), "so_far": []}
     t.do("order_blockers", "A", attacker="giant", order=["bears", "lions"])
     t.advance("end_of_combat")
     # 3 damage: 2 (lethal) to the Bears first, the remaining 1 to the Lions (toughness 1).

@@ -23,7 +23,7 @@ def h(handle: str, card: str, **more) -> dict:
     return {"handle": handle, "card": card, **more}
 
 
-# -- mana -----------------------------------------------------------
+# -- mana ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_basic_lands_have_their_intrinsic_mana_ability(edition):
@@ -132,7 +132,7 @@ def test_zero_cost_spell_still_uses_the_stack_and_can_be_countered(edition):
     assert t.obs()["battlefield"] == []
 
 
-# -- timing -----------------------------------------------------------
+# -- timing ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("card", ["Grizzly Bears", "Mind Rot", "Mind Stone"])
@@ -165,7 +165,7 @@ def test_instant_in_opponents_upkeep_and_in_response(edition):
     assert [s["card"] for s in t.obs()["stack"]] == ["Shock", "Lightning Bolt"]
 
 
-# -- resolution, targets, countering -----------------------------------------------------------
+# -- resolution, targets, countering ---------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_last_in_first_out(edition):
@@ -293,7 +293,7 @@ def test_divination_does_not_exist_in_2004():
         table("cr2004", hand_a=["Divination"])
 
 
-# -- lands -----------------------------------------------------------
+# -- lands -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_one_land_per_turn_in_own_main_phase_without_the_stack(edition):

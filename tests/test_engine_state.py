@@ -24,7 +24,7 @@ def table(edition: str, step: str = "precombat_main", *, a=None, b=None, battlef
                                 battlefield=list(battlefield)))
 
 
-# -- winning and losing -----------------------------------------------------------
+# -- winning and losing ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_zero_life_loses_when_a_player_would_receive_priority(edition):
@@ -86,7 +86,7 @@ def test_lethal_damage_destroys_a_creature(edition):
     assert t.obs()["battlefield"] == []
 
 
-# -- zones -----------------------------------------------------------
+# -- zones -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_zone_change_makes_a_new_object(edition):
@@ -154,7 +154,7 @@ def test_zones_per_edition(edition, zones):
     assert set(o) - shared == zones
 
 
-# -- characteristics -----------------------------------------------------------
+# -- characteristics -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("card", "colors", "value", "types", "subtypes"), [
     ("Grizzly Bears", ["G"], 2, ["Creature"], ["Bear"]),
@@ -182,7 +182,7 @@ def test_edition_specific_card_data():
     assert snow_now["players"]["A"]["hand"][0]["supertypes"] == ["Basic", "Snow"]
 
 
-# -- views, illegal actions, determinism -----------------------------------------------------------
+# -- views, illegal actions, determinism -----------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_players_view_hides_libraries_and_the_other_hand(edition):

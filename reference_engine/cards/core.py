@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_engine.cardimpl import AbilitySpec, CardImpl, SpellSpec, register
+from reference_engine.cardimpl import REGISTRY, AbilitySpec, CardImpl, SpellSpec, register
 from reference_engine.cards.common import (
     ANY_TARGET,
     CREATURE,
@@ -28,6 +28,9 @@ from reference_engine.mana import parse_cost
 if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import GameObject, StackItem
+
+
+_BEFORE = set(REGISTRY)
 
 
 def _vanilla(name: str, *keywords: str) -> None:
@@ -92,3 +95,6 @@ register(CardImpl("Lava Axe", spell=SpellSpec((PLAYER,), damage(5))))
 register(CardImpl("Fireball", spell=SpellSpec((ANY_TARGET,), _fireball, max_targets=99,
                                               extra_target_cost=1)))
 register(CardImpl("Vindicate", spell=SpellSpec((PERMANENT,), destroy())))
+
+#: the cards of the core game (self-play's default deck pool)
+CORE = frozenset(REGISTRY) - _BEFORE
