@@ -64,6 +64,10 @@ _COST_CACHE: dict[str | None, mana.Cost] = {}
 _NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
+#: loop detection starts after this many resolutions with only passes in between, and
+#: declares a draw when one game state has come back this many times (102.6)
+LOOP_WATCH = 12
+LOOP_REPEATS = 3
 
 
 def _target_key(target: int | str) -> tuple[int, int | str]:
@@ -888,8 +892,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         """Players act until both pass in succession with an empty stack (217.6d, 300.2)."""
         player = self.active
         passes = 0
+        resolutions = 0  # resolved in a row with nothing but passes in between
+        seen: dict[tuple[Any, ...], int] = {}
         while True:
             yield from self._settle()
+            if resolutions >= LOOP_WATCH and self.stack:
+                self._check_loop(seen)
             self.priority = player
             action = yield self._priority_decision[player]
             self.priority = None
@@ -902,10 +910,37 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 if not self.stack:
                     return
                 yield from self._resolve_top()
+                resolutions += 1
                 player = self.active
             else:
                 passes = 0
+                resolutions = 0
+                seen.clear()
                 yield from self._take_action(action)
+
+    def _check_loop(self, seen: dict[tuple[Any, ...], int]) -> None:
+        """A loop of mandatory actions is a draw (102.6): the same game state keeps coming
+        back while the players only pass and the stack keeps resolving."""
+        key = self.fingerprint()
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= LOOP_REPEATS:
+            self._draw_game("loop")
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The game state up to object identity (a zone change makes new ids)."""
+        chars = self.chars
+        players = tuple(
+            (p.life, p.poison, tuple(p.pool), len(p.library), len(p.hand),
+             tuple(o.card.name for o in p.graveyard))
+            for p in self.players.values())
+        names = {o.id: o.card.name for o in self.battlefield}
+        battlefield = tuple(sorted(
+            (o.card.name, o.controller, o.tapped, o.damage, tuple(sorted(o.counters.items())),
+             names.get(o.attached_to, o.attached_to), chars(o).power)
+            for o in self.battlefield))
+        stack = tuple((s.kind, s.source_card, s.controller) for s in self.stack)
+        exile = tuple(sorted(o.card.name for o in self.exile))
+        return (self.turn, self.step, players, battlefield, stack, exile)
 
     def _settle(self) -> Generator[Decision, Action, None]:
         """Before a player receives priority: choices made as permanents entered, then
@@ -1032,17 +1067,25 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         target = aura.attached_to
         if target is None or target == aura.id:
             return False
-        chars = self.chars(aura)
-        if isinstance(target, int):
-            enchanted = self.objects.get(target)
-            if enchanted is None or enchanted.zone != BATTLEFIELD:
+        spec = self.enchant_spec(aura)
+        if not isinstance(target, int):
+            return spec.kind in ("player", "creature_or_player")
+        enchanted = self.objects.get(target)
+        if enchanted is None:
+            return False
+        if spec.kind != "card_in_graveyard":
+            if enchanted.zone != BATTLEFIELD:
                 return False
-            if "Creature" in chars.types and "Creature" in self.chars(enchanted).types:
+            if "Creature" in self.chars(aura).types and (
+                    "Creature" in self.chars(enchanted).types):
                 return False  # an Aura that is a creature can't enchant a creature (212.4g)
-        spec = aura.impl.enchant
+        return self.target_legal(spec, aura.controller, target)
+
+    def enchant_spec(self, aura: GameObject) -> TargetSpec:
+        """What an Aura may enchant: its enchant ability, unless an effect changed it."""
+        spec = aura.chosen.get("enchant") or aura.impl.enchant
         assert spec is not None
-        return self.target_legal(spec, aura.controller, target) if isinstance(target, int) else (
-            spec.kind in ("player", "creature_or_player"))
+        return spec
 
     def _equipment_legal(self, equipment: GameObject) -> bool:
         target = self.objects.get(equipment.attached_to) if isinstance(

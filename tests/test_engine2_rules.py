@@ -394,3 +394,46 @@ def test_deck_validation(edition):
     assert deck_problems(["Forest"] * 34 + ["Grizzly Bears"] * 6, "limited", edition) == []
     assert deck_problems(["Forest"] * 39, "limited", edition) != []
     assert deck_problems(["Snow-Covered Forest"] * 60, "constructed", edition) == []
+
+
+# -- loops -------------------------------------------------------------------------------------
+
+def _gorger_loop(edition: str, hand: tuple = ()) -> Table:
+    t = table(edition, a={"hand": [h("ad", "Animate Dead"), *hand], "mana_pool": {"B": 2},
+                          "graveyard": [h("dragon", "Worldgorger Dragon")]},
+              battlefield=[h("swamp", "Swamp", controller="A")])
+    t.do("cast", "A", card="ad", targets=["dragon"])
+    return t
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_loop_of_mandatory_actions_is_a_draw(edition):
+    t = _gorger_loop(edition)
+    for _ in range(200):
+        if t.obs()["result"]["over"]:
+            break
+        t.pass_priority()
+    assert t.obs()["result"] == {"over": True, "winners": [], "losers": ["A", "B"],
+                                 "draw": True, "reason": "loop"}
+    kinds = [e["type"] for e in t.events]
+    assert kinds.count("trigger") > 6  # it went round several times first
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_animate_dead_returns_the_creature_and_sacrifices_it_when_it_leaves(edition):
+    t = table(edition, a={"hand": [h("ad", "Animate Dead"), h("vin", "Vindicate")],
+                          "mana_pool": {"B": 3, "W": 1, "C": 1},
+                          "graveyard": [h("giant", "Hill Giant")]})
+    t.do("cast", "A", card="ad", targets=["giant"], payment={"B": 1, "C": 1})
+    resolve(t)  # Animate Dead enters attached to the card in the graveyard
+    assert t.find("ad")["attached_to"] == t.id("giant")
+    resolve(t)  # its enters trigger returns the Giant and attaches to it
+    giant = t.find("giant")
+    assert giant in t.obs()["battlefield"]
+    assert (giant["controller"], giant["power"]) == ("A", 2)  # -1/-0
+    assert t.find("ad")["attached_to"] == t.id("giant")
+    t.do("cast", "A", card="vin", targets=["ad"])
+    resolve(t)
+    resolve(t)  # the leaves trigger: the Giant's controller sacrifices it
+    assert sorted(t.cards(t.player("A")["graveyard"])) == [
+        "Animate Dead", "Hill Giant", "Vindicate"]

@@ -4,6 +4,7 @@ from reference_engine.cards import (  # noqa: F401  (each module registers its c
     choices,
     continuous,
     core,
+    loop,
     tokens,
     triggered,
     zones,
