@@ -39,7 +39,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> Parser:
-    from conformance.cli import rules
+    from conformance.cli import cases, expectations, rules, run, smoke
 
     parser = Parser(
         prog="mtgconf",
@@ -49,10 +49,15 @@ def build_parser() -> Parser:
         dest="command", metavar="COMMAND", parser_class=Parser, title="commands"
     )
     rules.register(commands)
+    run.register(commands)
+    smoke.register(commands)
+    cases.register(commands)
+    expectations.register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from conformance.errors import BadEngineSpec, InputError, SetupError
     from spec.errors import SpecError
 
     parser = build_parser()
@@ -66,11 +71,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, SpecError) as exc:
         print(f"mtgconf: error: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    except InputError as exc:
+        print(f"mtgconf: error: bad input:\n{exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    except BadEngineSpec as exc:
+        print(f"mtgconf: {exc.render()}", file=sys.stderr)
+        return ExitCode.USAGE
+    except SetupError as exc:
+        print(f"mtgconf: {exc.render()}", file=sys.stderr)
+        return ExitCode.ENGINE
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: not an error of ours.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return ExitCode.OK
+    except OSError as exc:
+        # An output folder that cannot be written, a file that cannot be read.
+        print(f"mtgconf: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return ExitCode.USAGE
     except KeyboardInterrupt:
         print("mtgconf: interrupted", file=sys.stderr)
         return 130

@@ -1,0 +1,93 @@
+"""The harness's side of one engine connection: numbered requests, typed results.
+
+``EngineClient`` turns each call into a request envelope, hands it to the transport, checks
+that the response answers that request, validates both under ``--validate-protocol``, and
+raises ``EngineRejected`` for a typed error. Callers get plain results or a ``CallFailed``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from conformance.adapters import Transport
+from conformance.errors import EngineRejected, EngineTimedOut, InvalidResponse
+from conformance.protocol import (
+    Command,
+    Events,
+    LegalActions,
+    NewGame,
+    Observe,
+    Perform,
+)
+from conformance.schemas import ProtocolValidator
+
+
+class EngineClient:
+    def __init__(self, transport: Transport, *, validate: bool = False) -> None:
+        self.transport = transport
+        self.validator = ProtocolValidator() if validate else None
+        self.deadline: float | None = None  # time.monotonic() at which the case runs out
+        self.budget: float | None = None
+        self._next_id = 1
+
+    def call(self, command: Command, *, timeout: float | None = None) -> dict[str, Any]:
+        message = {"id": self._next_id, "command": command.name, "args": command.args()}
+        self._next_id += 1
+        if self.validator is not None:
+            self.validator.check_request(message)
+        response = self.transport.exchange(
+            message, timeout if timeout is not None else self._remaining(command.name))
+        if response.get("id") != message["id"]:
+            raise InvalidResponse(f"the response to {command.name} (id {message['id']}) has id "
+                                  f"{response.get('id')!r}")
+        if self.validator is not None:
+            self.validator.check_response(command.name, response)
+        if "error" in response:
+            error = response["error"]
+            if not isinstance(error, dict):
+                raise InvalidResponse(f"the error answering {command.name} is not an object")
+            raise EngineRejected(command.name, str(error.get("type")),
+                                 str(error.get("message", "")), error.get("reason"))
+        result = response.get("result")
+        if not isinstance(result, dict):
+            raise InvalidResponse(f"the response to {command.name} has neither a result object "
+                                  "nor an error")
+        return result
+
+    def _remaining(self, command: str) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise EngineTimedOut(f"the case ran out of time before {command}",
+                                 seconds=self.budget or 0.0)
+        return left
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        handles = self.call(NewGame(edition, setup)).get("handles")
+        if not isinstance(handles, dict):
+            raise InvalidResponse("the new_game result has no handles object")
+        return handles
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return _list(self.call(LegalActions()), "actions", "legal_actions")
+
+    def perform(self, action: dict[str, Any]) -> None:
+        self.call(Perform(action))
+
+    def observe(self, player: str | None = None) -> dict[str, Any]:
+        observation = self.call(Observe(player)).get("observation")
+        if not isinstance(observation, dict):
+            raise InvalidResponse("the observe result has no observation object")
+        return observation
+
+    def events(self) -> list[dict[str, Any]]:
+        return _list(self.call(Events()), "events", "events")
+
+
+def _list(result: dict[str, Any], key: str, command: str) -> list[Any]:
+    value = result.get(key)
+    if not isinstance(value, list):
+        raise InvalidResponse(f"the {command} result has no {key} list")
+    return value

@@ -1,0 +1,288 @@
+"""What running one case against one engine in one edition gave: a closed set of frozen values.
+
+A failure inside a case is data, not an exception. The runner returns an ``Outcome``
+(``Passed``, ``Failed``, ``Errored``, ``Crashed``, ``TimedOut``, ``Skipped``); an expectations
+file then turns an expected failure into ``XFailed`` and an unexpected pass into ``XPassed``.
+Each value knows its status word, its one-line message and its structured detail (the
+step, the path, expected and observed, the engine's stderr); ``CaseResult`` adds what the
+result is about and gives the JSON form of one line of ``results.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+STATUSES = ("pass", "fail", "error", "crash", "timeout", "skip", "xfail", "xpass")
+UNEXPECTED = frozenset({"fail", "error", "crash", "timeout", "xpass"})
+FAILURE_KINDS = ("fail", "error", "crash", "timeout")
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """Every step held."""
+
+    status: ClassVar[str] = "pass"
+
+    @property
+    def message(self) -> str:
+        return ""
+
+    def detail(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The engine behaved against the case: a step's check did not hold."""
+
+    step: int
+    step_kind: str
+    message_text: str
+    path: str | None = None
+    expected: Any = None
+    observed: Any = None
+    line: int | None = None
+    stderr: str = ""
+    status: ClassVar[str] = "fail"
+
+    @property
+    def message(self) -> str:
+        return self.message_text
+
+    def detail(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": self.step, "step_kind": self.step_kind}
+        if self.line is not None:
+            out["line"] = self.line
+        if self.path is not None:
+            out.update(path=self.path, expected=self.expected, observed=self.observed)
+        if self.stderr:
+            out["stderr"] = self.stderr
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Errored:
+    """The adapter or the engine raised: an error answer, an invalid or schema-breaking
+    message, or an engine out of the run (``not run``)."""
+
+    message_text: str
+    stderr: str = ""
+    step: int | None = None
+    status: ClassVar[str] = "error"
+
+    @property
+    def message(self) -> str:
+        return self.message_text
+
+    def detail(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.step is not None:
+            out["step"] = self.step
+        if self.stderr:
+            out["stderr"] = self.stderr
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Crashed:
+    """The engine's process died during the case."""
+
+    message_text: str
+    stderr: str = ""
+    step: int | None = None
+    status: ClassVar[str] = "crash"
+
+    @property
+    def message(self) -> str:
+        return self.message_text
+
+    def detail(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"stderr": self.stderr} if self.stderr else {}
+        if self.step is not None:
+            out["step"] = self.step
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """The engine did not answer within the case's time."""
+
+    seconds: float
+    message_text: str = ""
+    stderr: str = ""
+    step: int | None = None
+    status: ClassVar[str] = "timeout"
+
+    @property
+    def message(self) -> str:
+        return self.message_text or f"timed out after {self.seconds:g}s"
+
+    def detail(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seconds": self.seconds}
+        if self.stderr:
+            out["stderr"] = self.stderr
+        if self.step is not None:
+            out["step"] = self.step
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """The case was not run: the engine lacks an edition, a capability or a card, or
+    answered ``unsupported``."""
+
+    reason: str
+    status: ClassVar[str] = "skip"
+
+    @property
+    def message(self) -> str:
+        return self.reason
+
+    def detail(self) -> dict[str, Any]:
+        return {}
+
+
+Outcome = Passed | Failed | Errored | Crashed | TimedOut | Skipped
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """An engine author's word on a case: it is expected to end with ``status``."""
+
+    status: str
+    reason: str = ""
+    link: str = ""
+
+    def describe(self) -> str:
+        text = f"expected {self.status}"
+        if self.reason:
+            text += f": {self.reason}"
+        if self.link:
+            text += f" ({self.link})"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class XFailed:
+    """The case ended the way its expectation said it would."""
+
+    outcome: Outcome
+    expectation: Expectation
+    status: ClassVar[str] = "xfail"
+
+    @property
+    def message(self) -> str:
+        return f"{self.expectation.describe()}; {self.outcome.message}"
+
+    def detail(self) -> dict[str, Any]:
+        return {**self.outcome.detail(), **_expected(self.expectation)}
+
+
+@dataclass(frozen=True, slots=True)
+class XPassed:
+    """The case passed although its expectation said it would not."""
+
+    expectation: Expectation
+    status: ClassVar[str] = "xpass"
+
+    @property
+    def message(self) -> str:
+        return f"passed, but {self.expectation.describe()}"
+
+    def detail(self) -> dict[str, Any]:
+        return _expected(self.expectation)
+
+
+@dataclass(frozen=True, slots=True)
+class Unexpected:
+    """A failure of another kind than the expectation said (strict: it counts as unexpected,
+    with its own status)."""
+
+    outcome: Outcome
+    expectation: Expectation
+
+    @property
+    def status(self) -> str:
+        return self.outcome.status
+
+    @property
+    def message(self) -> str:
+        return f"{self.outcome.message} ({self.expectation.describe()}, got {self.status})"
+
+    def detail(self) -> dict[str, Any]:
+        return {**self.outcome.detail(), **_expected(self.expectation)}
+
+
+Result = Outcome | XFailed | XPassed | Unexpected
+
+
+def _expected(expectation: Expectation) -> dict[str, Any]:
+    out = {"expected": expectation.status}
+    if expectation.reason:
+        out["expected_reason"] = expectation.reason
+    if expectation.link:
+        out["expected_link"] = expectation.link
+    return out
+
+
+def outcome_of(result: Result) -> str:
+    """The status the engine itself earned, before expectations (for ``generate``)."""
+    if isinstance(result, XFailed | Unexpected):
+        return result.outcome.status
+    if isinstance(result, XPassed):
+        return "pass"
+    return result.status
+
+
+def is_unexpected(result: Result) -> bool:
+    return result.status in UNEXPECTED
+
+
+def apply(outcome: Outcome, expectation: Expectation | None) -> Result:
+    """Judge an outcome against the engine author's expectation (strict)."""
+    if expectation is None or isinstance(outcome, Skipped):
+        return outcome
+    if isinstance(outcome, Passed):
+        return XPassed(expectation)
+    if outcome.status == expectation.status:
+        return XFailed(outcome, expectation)
+    return Unexpected(outcome, expectation)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """One line of ``results.json``: a result with what it is about."""
+
+    case_id: str
+    edition: str
+    rules: tuple[str, ...]
+    engine: str
+    result: Result
+    duration: float
+    file: str = ""
+    line: int | None = None
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    def serializable(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "case_id": self.case_id,
+            "edition": self.edition,
+            "rules": list(self.rules),
+            "engine": self.engine,
+            "status": self.result.status,
+            "outcome": outcome_of(self.result),
+            "message": self.result.message,
+            "duration": round(self.duration, 6),
+        }
+        if self.file:
+            out["file"] = self.file
+        if self.line is not None:
+            out["line"] = self.line
+        detail = self.result.detail()
+        if detail:
+            out["detail"] = detail
+        return out

@@ -1,0 +1,284 @@
+"""Running one case against one engine in one edition, to an ``Outcome``.
+
+The runner never raises for anything an engine does: a check that does not hold is
+``Failed`` (with the step, the path, expected and observed), an error answer or a broken
+message is ``Errored``, a dead process ``Crashed``, a slow one ``TimedOut``, and what the
+engine did not declare is ``Skipped`` before anything is sent.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from dataclasses import dataclass, replace
+from typing import Any, NoReturn
+
+from conformance import paths
+from conformance.case import Case, Step
+from conformance.client import EngineClient
+from conformance.errors import (
+    CallFailed,
+    EngineCrashed,
+    EngineRejected,
+    EngineTimedOut,
+    InvalidResponse,
+)
+from conformance.handles import Handles, UnknownReference, translate
+from conformance.protocol import ILLEGAL_ACTION, PLAYERS, UNSUPPORTED, EngineInfo
+from conformance.results import (
+    Crashed,
+    Errored,
+    Failed,
+    Outcome,
+    Passed,
+    Skipped,
+    TimedOut,
+)
+from conformance.session import DEFAULT_CASE_TIMEOUT, EngineBroken, EngineSession
+
+MAX_ADVANCE = 500
+# A call that exists only because the engine declared a capability: answering it
+# `unsupported` contradicts the declaration (an error, not a skip).
+_DECLARED_BY = {"events": "observe.events", "legal_actions": "actions.legal"}
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    case_timeout: float | None = DEFAULT_CASE_TIMEOUT
+    max_advance: int = MAX_ADVANCE
+
+
+class _Stop(Exception):
+    """Ends a case early with an outcome."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.message)
+        self.outcome = outcome
+
+
+def skip_reason(case: Case, edition: str, info: EngineInfo) -> str | None:
+    """Why the engine cannot run this case, or None: what it did not declare is never sent."""
+    if edition not in info.editions:
+        return f"the engine does not support edition {edition}"
+    missing = sorted(case.needs - info.capabilities)
+    if missing:
+        return f"the engine lacks capability {', '.join(missing)}"
+    cards = sorted(case.cards - info.cards)
+    if cards:
+        return f"the engine does not support card {', '.join(cards)}"
+    return None
+
+
+def run_case(case: Case, edition: str, session: EngineSession,
+             options: RunOptions | None = None) -> Outcome:
+    options = options or RunOptions()
+    if session.broken is not None:
+        return Errored(session.broken)
+    if session.info is None:
+        return Errored("the engine was not started")
+    reason = skip_reason(case, edition, session.info)
+    if reason is not None:
+        return Skipped(reason)
+    try:
+        client = session.begin(options.case_timeout)
+    except EngineBroken as exc:
+        return Errored(str(exc))
+    except EngineCrashed as exc:
+        return Crashed(str(exc), exc.stderr)
+    mark = client.transport.stderr_mark()
+    game = _Game(case, edition, client, session.info, options)
+    unusable = False
+    try:
+        game.run()
+        outcome: Outcome = Passed()
+    except _Stop as stop:
+        outcome = stop.outcome
+    except CallFailed as exc:
+        outcome, unusable = game.call_failed(exc)
+    except Exception as exc:
+        # A bug of the harness must not take the run down; it is reported with its traceback.
+        outcome = Errored(f"{game.where()}internal error: {type(exc).__name__}: {exc}",
+                          "".join(traceback.format_exception(exc)[-12:]))
+        unusable = True
+    if not isinstance(outcome, Passed | Skipped):
+        outcome = _with_stderr(outcome, client.transport.stderr_since(mark))
+    session.end(unusable=unusable)
+    return outcome
+
+
+def _with_stderr(outcome: Outcome, stderr: str) -> Outcome:
+    if not stderr or not isinstance(outcome, Failed | Errored | Crashed | TimedOut) \
+            or outcome.stderr:
+        return outcome
+    return replace(outcome, stderr=stderr)
+
+
+class _Game:
+    def __init__(self, case: Case, edition: str, client: EngineClient, info: EngineInfo,
+                 options: RunOptions) -> None:
+        self.case = case
+        self.edition = edition
+        self.client = client
+        self.info = info
+        self.options = options
+        self.step: Step | None = None
+        self.handles = Handles({})
+        self.follows = "observe.events" in info.capabilities
+
+    def where(self) -> str:
+        return f"{self.step.describe()}: " if self.step is not None else "new_game: "
+
+    def run(self) -> None:
+        ids = self.client.new_game(self.edition, self.case.setup)
+        missing = sorted(self.case.handles - set(ids))
+        if missing:
+            raise _Stop(Errored(f"new_game: the engine returned no id for handle "
+                                f"{', '.join(missing)}"))
+        self.handles = Handles({h: ids[h] for h in self.case.handles})
+        for step in self.case.steps:
+            self.step = step
+            getattr(self, f"_{step.kind}")(step)
+
+    # ---- steps ----
+
+    def _do(self, step: Step) -> None:
+        action = self._translate(step, step.value)
+        try:
+            self.client.perform(action)
+        except EngineRejected as exc:
+            if exc.type != ILLEGAL_ACTION:
+                raise
+            self._fail(step, f"the engine rejected {_show(action)} as illegal "
+                       f"({exc.reason}): {exc.detail}")
+        self._follow()
+
+    def _expect_illegal(self, step: Step) -> None:
+        before = self.client.observe()
+        action = self._translate(step, step.value, before)
+        try:
+            self.client.perform(action)
+        except EngineRejected as exc:
+            if exc.type != ILLEGAL_ACTION:
+                raise
+        else:
+            self._fail(step, f"the engine accepted {_show(action)}; it must be rejected as "
+                       "illegal_action")
+        after = self.client.observe()
+        if after != before:
+            where, old, new = _difference(before, after)
+            self._fail(step, f"the engine rejected the action but changed the state at "
+                       f"{where}: before {_show(old)}, after {_show(new)}", where, old, new)
+        self._follow()
+
+    def _expect(self, step: Step) -> None:
+        observation = self.client.observe(step.view)
+        for check in step.checks:
+            try:
+                value = paths.resolve(check.path, observation, self.handles.id)
+                paths.check(check.path, check.expected, value)
+            except paths.Mismatch as exc:
+                message = str(exc)
+                if check.path.handles and not self.follows:
+                    message += (" (the engine does not declare observe.events, so handles are "
+                                "not followed across zones)")
+                self._fail(step, message, check.path.text, _plain(exc.expected),
+                           _plain(exc.observed))
+
+    def _advance(self, step: Step) -> None:
+        target = step.value
+        wanted = ", ".join(f"{k} {v}" for k, v in target.items())
+        for _ in range(self.options.max_advance):
+            observation = self.client.observe()
+            turn = observation.get("turn") if isinstance(observation.get("turn"), dict) else {}
+            if all(turn.get("number" if k == "turn" else k) == v for k, v in target.items()):
+                self._follow()
+                return
+            result = observation.get("result") or {}
+            if isinstance(result, dict) and result.get("over"):
+                self._fail(step, f"the game ended ({result.get('reason')}) before reaching "
+                           f"{wanted}")
+            if "turn" in target and isinstance(turn.get("number"), int) \
+                    and turn["number"] > target["turn"]:
+                self._fail(step, f"the game is at turn {turn['number']}, past {wanted}")
+            pending = observation.get("pending")
+            if isinstance(pending, dict):
+                decision = pending.get("decision")
+                if decision not in ("declare_attackers", "declare_blockers"):
+                    self._fail(step, f"stopped at turn {turn.get('number')} {turn.get('step')}: "
+                               f"player {pending.get('player')} must decide {decision} before "
+                               f"reaching {wanted}")
+                self._pass(step, {"action": "done", "player": pending.get("player")})
+            elif turn.get("priority") in PLAYERS:
+                self._pass(step, {"action": "pass", "player": turn["priority"]})
+            else:
+                self._fail(step, f"stopped at turn {turn.get('number')} {turn.get('step')}: "
+                           f"nobody has priority and no decision is pending")
+        self._fail(step, f"did not reach {wanted} within {self.options.max_advance} actions")
+
+    def _pass(self, step: Step, action: dict[str, Any]) -> None:
+        try:
+            self.client.perform(action)
+        except EngineRejected as exc:
+            if exc.type != ILLEGAL_ACTION:
+                raise
+            self._fail(step, f"the engine rejected {_show(action)} while advancing "
+                       f"({exc.reason}): {exc.detail}")
+
+    # ---- helpers ----
+
+    def _translate(self, step: Step, action: dict[str, Any],
+                   observation: dict[str, Any] | None = None) -> dict[str, Any]:
+        try:
+            return translate(action, self.handles,
+                             (lambda: observation) if observation else self.client.observe)
+        except UnknownReference as exc:
+            self._fail(step, str(exc))
+
+    def _follow(self) -> None:
+        if self.follows and self.case.handles:
+            self.handles.follow(self.client.events())
+
+    def _fail(self, step: Step, message: str, path: str | None = None, expected: Any = None,
+              observed: Any = None) -> NoReturn:
+        raise _Stop(Failed(step.index, step.kind, f"{step.describe()}: {message}", path,
+                           expected, observed, step.line))
+
+    def call_failed(self, exc: CallFailed) -> tuple[Outcome, bool]:
+        """The outcome of a call that failed, and whether the engine is unusable now."""
+        where = self.where()
+        index = self.step.index if self.step is not None else None
+        if isinstance(exc, EngineCrashed):
+            return Crashed(f"{where}{exc}", exc.stderr, index), True
+        if isinstance(exc, EngineTimedOut):
+            return TimedOut(exc.seconds, f"{where}{exc}", exc.stderr, index), True
+        if isinstance(exc, EngineRejected) and exc.type == UNSUPPORTED:
+            capability = _DECLARED_BY.get(exc.command)
+            if exc.command == "observe" and self.step is not None and self.step.view:
+                capability = "observe.view"
+            if capability is None:
+                return Skipped(f"the engine answered unsupported: {exc.detail}"), False
+            return Errored(f"{where}the engine declared {capability} but answered {exc}",
+                           step=index), False
+        return Errored(f"{where}{exc}", exc.stderr, index), isinstance(exc, InvalidResponse)
+
+
+def _difference(before: Any, after: Any, where: str = "") -> tuple[str, Any, Any]:
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in [*before, *(k for k in after if k not in before)]:
+            if before.get(key, paths.MISSING) != after.get(key, paths.MISSING):
+                return _difference(before.get(key, paths.MISSING), after.get(key, paths.MISSING),
+                                   f"{where}.{key}" if where else key)
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new:
+                return _difference(old, new, f"{where}[{i}]")
+    return where or "(top level)", _plain(before), _plain(after)
+
+
+def _plain(value: Any) -> Any:
+    return None if value is paths.MISSING else value
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 200 else text[:200] + "..."

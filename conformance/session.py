@@ -1,0 +1,136 @@
+"""One engine for one process: started and handshaken once, reused for every case.
+
+The restart policy lives here and nowhere else. A case that leaves the connection unusable
+(the engine crashed, timed out, or wrote something that is not a response) gets a fresh
+engine for the next case, with the ``hello`` handshake replayed. After ``max_restarts``
+restarts in a row the engine is marked broken and every case left is reported as not run.
+"""
+
+from __future__ import annotations
+
+import time
+
+from conformance.adapters import EngineSpec, Transport
+from conformance.client import EngineClient
+from conformance.errors import (
+    CallFailed,
+    EngineCrashed,
+    EngineRejected,
+    HandshakeFailed,
+    HarnessError,
+    SetupError,
+    VersionMismatch,
+)
+from conformance.protocol import VERSION, EngineInfo, Hello
+
+DEFAULT_CASE_TIMEOUT = 10.0
+DEFAULT_MAX_RESTARTS = 3
+
+
+class EngineBroken(HarnessError):
+    """The engine is out of the run; the case was not run."""
+
+
+class EngineSession:
+    def __init__(self, spec: EngineSpec, *, validate: bool = False,
+                 max_restarts: int = DEFAULT_MAX_RESTARTS,
+                 startup_timeout: float = 30.0) -> None:
+        self.spec = spec
+        self.validate = validate
+        self.max_restarts = max_restarts
+        self.startup_timeout = startup_timeout
+        self.info: EngineInfo | None = None
+        self.client: EngineClient | None = None
+        self.broken: str | None = None
+        self.restarts = 0
+        self.restarts_in_a_row = 0
+
+    def start(self) -> EngineInfo:
+        """Start the engine and shake hands; raises a ``SetupError`` naming what failed."""
+        transport = self.spec.transport()
+        transport.start()
+        client = EngineClient(transport, validate=self.validate)
+        try:
+            info = handshake(self.spec.text, client, self.startup_timeout)
+        except SetupError:
+            _kill(transport)
+            raise
+        if self.info is None:
+            self.info = info
+        self.client = client
+        return info
+
+    def begin(self, timeout: float | None) -> EngineClient:
+        """The client for the next case, restarting the engine if the last case broke it.
+
+        :raises EngineBroken: the engine is out of the run.
+        :raises EngineCrashed: the engine could not be restarted (counts as a restart).
+        """
+        if self.broken is not None:
+            raise EngineBroken(self.broken)
+        if self.client is None:
+            if self.restarts_in_a_row >= self.max_restarts:
+                self.broken = (f"not run: {self.spec.text} is marked broken after "
+                               f"{self.restarts_in_a_row} restarts in a row")
+                raise EngineBroken(self.broken)
+            self.restarts += 1
+            self.restarts_in_a_row += 1
+            try:
+                self.start()
+            except SetupError as exc:
+                raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
+                                    exc.stderr) from None
+        assert self.client is not None
+        self.client.budget = timeout
+        self.client.deadline = None if timeout is None else time.monotonic() + timeout
+        return self.client
+
+    def end(self, *, unusable: bool) -> None:
+        """Close a case; ``unusable`` drops the engine so that the next case restarts it."""
+        client = self.client
+        if client is None:
+            return
+        client.deadline = None
+        if unusable:
+            self.client = None
+            _kill(client.transport)
+        else:
+            self.restarts_in_a_row = 0
+
+    def mark_broken(self, reason: str) -> None:
+        self.broken = reason
+
+    def close(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            # The transport says bye itself (a process) or calls close() (in-process).
+            client.transport.close()
+
+
+def handshake(engine: str, client: EngineClient, timeout: float) -> EngineInfo:
+    """Send ``hello`` and read the declaration, or raise the ``SetupError`` that says why not."""
+    try:
+        result = client.call(Hello(), timeout=timeout)
+    except EngineRejected as exc:
+        raise HandshakeFailed(engine, f"hello was answered with an error: {exc.type}: "
+                              f"{exc.detail}", stderr=_stderr(client)) from None
+    except CallFailed as exc:
+        raise HandshakeFailed(engine, str(exc), stderr=exc.stderr or _stderr(client)) from None
+    protocol = result.get("protocol")
+    if protocol != VERSION:
+        raise VersionMismatch(engine, f"it speaks protocol {protocol!r}; the harness speaks "
+                              f"protocol {VERSION}")
+    try:
+        return EngineInfo.from_result(result)
+    except KeyError as exc:
+        raise HandshakeFailed(engine, f"the hello result has no {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        raise HandshakeFailed(engine, f"the hello result is malformed: {exc}") from None
+
+
+def _stderr(client: EngineClient) -> str:
+    return client.transport.stderr_since(0)
+
+
+def _kill(transport: Transport) -> None:
+    transport.kill()

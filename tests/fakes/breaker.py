@@ -1,0 +1,61 @@
+"""One-step breakers: process engines that fail at one step each, named by the argument.
+
+``python tests/fakes/breaker.py MODE`` where MODE is:
+
+* ``exits_at_start``: writes to stderr and exits before reading anything;
+* ``errors_on_hello``: answers hello with an engine_error;
+* ``nonjson_on_hello``: answers hello with a line that is not JSON;
+* ``silent_on_hello``: never answers hello;
+* ``wrong_version``: declares protocol 2;
+* ``wrong_id_on_hello``: answers hello with another id;
+* ``incomplete_hello``: declares no cards;
+* ``crashes_on_new_game``: shakes hands, then exits on every new_game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+HELLO = {"name": "breaker", "version": "0", "protocol": 1, "editions": ["cr2004", "modern"],
+         "capabilities": ["setup.start", "setup.state"], "cards": ["Forest"]}
+
+
+def main(mode: str) -> int:
+    if mode == "exits_at_start":
+        print("breaker: cannot open card database", file=sys.stderr, flush=True)
+        return 1
+    for line in sys.stdin:
+        request = json.loads(line)
+        rid, command = request["id"], request["command"]
+        reply: dict[str, object] = {"id": rid, "result": {}}
+        if command == "hello":
+            hello = dict(HELLO)
+            if mode == "errors_on_hello":
+                reply = {"id": rid, "error": {"type": "engine_error", "message": "no cards"}}
+            elif mode == "nonjson_on_hello":
+                print("hello yourself", flush=True)
+                continue
+            elif mode == "silent_on_hello":
+                time.sleep(60)
+            elif mode == "wrong_version":
+                reply["result"] = {**hello, "protocol": 2}
+            elif mode == "wrong_id_on_hello":
+                reply = {"id": rid + 1, "result": hello}
+            elif mode == "incomplete_hello":
+                del hello["cards"]
+                reply["result"] = hello
+            else:
+                reply["result"] = hello
+        elif command == "new_game" and mode == "crashes_on_new_game":
+            print("breaker: crashed in new_game", file=sys.stderr, flush=True)
+            return 2
+        print(json.dumps(reply), flush=True)
+        if command == "bye":
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,268 @@
+"""The case runner against fake engines: each misbehaviour gives its own result kind, in the
+case it happens in only, and the run goes on."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conformance import casefile, results
+from conformance.adapters import EngineSpec
+from conformance.casefile import CASES_DIR
+from conformance.expectations import Expectations, generate
+from conformance.results import Expectation
+from conformance.runner import RunOptions, run_case
+from conformance.session import EngineSession
+
+FAKES = Path(__file__).resolve().parent / "fakes"
+SCRIPTABLE = f"cmd:{sys.executable} {FAKES / 'scriptable.py'} --lint"
+BUNDLED = casefile.load([CASES_DIR]).cases
+QUICK = RunOptions(case_timeout=1.0)
+
+
+def run_all(engine: str, cases=BUNDLED, *, validate=False, options=QUICK,
+            max_restarts=3) -> dict[str, results.Outcome]:
+    session = EngineSession(EngineSpec.parse(engine), validate=validate,
+                            max_restarts=max_restarts)
+    session.start()
+    try:
+        return {f"{edition}::{case.id}": run_case(case, edition, session, options)
+                for case in cases for edition in case.editions}
+    finally:
+        session.close()
+
+
+def statuses(outcomes) -> dict[str, str]:
+    return {key: outcome.status for key, outcome in outcomes.items()}
+
+
+def miniature(name: str) -> str:
+    return f"py:tests.fakes.miniatures:{name}"
+
+
+def test_bundled_cases_pass_on_a_correct_engine_with_every_message_validated():
+    outcomes = run_all(miniature("Correct"), validate=True)
+    assert len(outcomes) >= 12
+    assert {k: o.message for k, o in outcomes.items() if o.status != "pass"} == {}
+
+
+def test_bundled_cases_pass_over_the_wire_and_every_request_is_valid():
+    # --lint makes the fake exit on any request that breaks the schemas.
+    assert set(statuses(run_all(SCRIPTABLE)).values()) == {"pass"}
+
+
+def test_a_rule_broken_is_a_fail_naming_step_and_action():
+    outcomes = run_all(miniature("PlaysLandsAnyTime"))
+    failed = {k for k, s in statuses(outcomes).items() if s != "pass"}
+    assert failed == {f"{e}::land.{c}" for e in ("cr2004", "modern")
+                      for c in ("only-in-main-phase", "not-in-opponents-turn")}
+    outcome = outcomes["cr2004::land.only-in-main-phase"]
+    assert isinstance(outcome, results.Failed)
+    assert (outcome.step, outcome.step_kind, outcome.line) == (1, "expect_illegal", 30)
+    assert "the engine accepted" in outcome.message and "illegal_action" in outcome.message
+
+
+def test_a_state_change_on_rejection_is_a_fail_with_the_difference():
+    outcome = run_all(miniature("ChangesStateWhenRejecting"))["cr2004::land.one-per-turn"]
+    assert outcome.status == "fail"
+    assert "changed the state at players.A.lands_played: before 1, after 2" in outcome.message
+
+
+def test_an_engine_exception_is_an_error_with_its_traceback():
+    outcomes = run_all(miniature("CrashesOnCast"))
+    outcome = outcomes["cr2004::instant.resolved-to-graveyard"]
+    assert outcome.status == "error"
+    assert "step 1 (do cast): perform: engine_error: RuntimeError" in outcome.message
+    assert "Traceback" in outcome.stderr
+    assert outcomes["cr2004::land.one-per-turn"].status == "pass"
+
+
+def test_a_hang_is_a_timeout_and_then_the_engine_is_out():
+    outcomes = run_all(miniature("HangsOnObserve"), options=RunOptions(case_timeout=0.1),
+                       max_restarts=1)
+    kinds = list(statuses(outcomes).values())
+    assert kinds[:2] == ["timeout", "timeout"]
+    assert set(kinds[2:]) == {"error"}
+    assert all(o.message.startswith("not run: ") for o in list(outcomes.values())[2:])
+
+
+def test_a_schema_break_is_an_error_with_validation_and_a_fail_without():
+    cases = [c for c in BUNDLED if c.id == "start.life-twenty"]
+    with_validation = run_all(miniature("BreaksTheSchema"), cases, validate=True)
+    assert {o.status for o in with_validation.values()} == {"error"}
+    assert "protocol violation in the observe response" in next(
+        iter(with_validation.values())).message
+    without = run_all(miniature("BreaksTheSchema"), cases)
+    assert {o.status for o in without.values()} == {"fail"}
+
+
+def test_a_declared_capability_answered_unsupported_is_an_error():
+    outcomes = run_all(miniature("LiesAboutEvents"))
+    outcome = outcomes["cr2004::zone.destroyed-to-owners-graveyard"]
+    assert outcome.status == "error"
+    assert "declared observe.events but answered events: unsupported" in outcome.message
+    # Cases that start from a seeded start and observe only never call events.
+    assert outcomes["cr2004::start.life-twenty"].status == "pass"
+
+
+def test_an_unsupported_setup_is_a_skip_naming_the_engines_words():
+    outcomes = run_all(miniature("RefusesStateSetups"))
+    outcome = outcomes["cr2004::land.one-per-turn"]
+    assert (outcome.status, outcome.message) == (
+        "skip", "the engine answered unsupported: given states are not supported")
+    assert outcomes["cr2004::start.life-twenty"].status == "pass"
+
+
+@pytest.mark.parametrize(("engine", "key", "reason"), [
+    ("OnlyCr2004", "modern::land.one-per-turn", "the engine does not support edition modern"),
+    ("WithoutBolt", "cr2004::instant.resolved-to-graveyard",
+     "the engine does not support card Lightning Bolt"),
+    ("LacksCapabilities", "cr2004::instant.resolved-to-graveyard",
+     "the engine lacks capability observe.stack"),
+    ("LacksCapabilities", "cr2004::zone.destroyed-to-owners-graveyard",
+     "the engine lacks capability observe.events"),
+    ("LacksCapabilities", "cr2004::start.life-twenty", "the engine lacks capability setup.start"),
+])
+def test_what_the_engine_did_not_declare_is_skipped_before_sending(engine, key, reason):
+    outcomes = run_all(miniature(engine))
+    assert (outcomes[key].status, outcomes[key].message) == ("skip", reason)
+
+
+def test_forgotten_handles_are_an_error():
+    outcome = run_all(miniature("ForgetsHandles"))["cr2004::land.one-per-turn"]
+    assert outcome.message == "new_game: the engine returned no id for handle forest-1, forest-2"
+
+
+def test_nondeterministic_answers_are_caught():
+    outcome = run_all(miniature("Nondeterministic"))["cr2004::land.one-per-turn"]
+    assert outcome.status == "fail"
+    assert "changed the state at players.A.life" in outcome.message
+
+
+def test_process_misbehaviour_costs_only_its_case(tmp_path):
+    text = (CASES_DIR / "lands.yaml").read_text()
+    misbehaving = []
+    for what in ("crash", "hang", "garble"):
+        misbehaving.append(text.split("\n- id: land.only")[0].replace(
+            "land.one-per-turn", f"fake.{what}").replace(
+            "{handle: forest-2, card: Forest}",
+            f"{{handle: forest-2, card: Forest}}, {{handle: fake-{what}-on-perform, card: "
+            "Island}"))
+    (tmp_path / "fake.yaml").write_text("\n".join(misbehaving))
+    cases = casefile.load([tmp_path]).cases
+    cases = [cases[0], BUNDLED[1], cases[1], BUNDLED[1], cases[2], BUNDLED[1]]
+    # Without --lint: four process starts are quicker without the schemas to load.
+    session = EngineSession(EngineSpec.parse(SCRIPTABLE.removesuffix(" --lint")))
+    session.start()
+    outcomes = [run_case(c, "cr2004", session, RunOptions(case_timeout=0.25)) for c in cases]
+    session.close()
+    assert [o.status for o in outcomes] == ["crash", "pass", "timeout", "pass", "error", "pass"]
+    assert "crashing on perform as instructed" in outcomes[0].stderr
+    assert "the response to perform is not JSON" in outcomes[4].message
+    assert session.restarts == 3 and session.broken is None
+
+
+def test_advance_stops_with_a_clear_failure(tmp_path):
+    (tmp_path / "advance.yaml").write_text(textwrap.dedent("""\
+        - id: advance.past-the-end
+          rules: [cr2004:101.3]
+          editions: [cr2004]
+          quote: 20點
+          summary: x
+          setup: {turn: {number: 3, active: A, step: precombat_main}}
+          steps:
+            - advance: {turn: 4, step: precombat_main}
+        - id: advance.overshoot
+          rules: [cr2004:101.3]
+          editions: [cr2004]
+          quote: 20點
+          summary: x
+          setup:
+            turn: {number: 3, active: A, step: precombat_main}
+            players: {A: {library: [Forest]}, B: {library: [Forest]}}
+          steps:
+            - advance: {turn: 2}
+        """))
+    cases = casefile.load([tmp_path]).cases
+    outcomes = run_all(miniature("Correct"), cases)
+    assert outcomes["cr2004::advance.past-the-end"].message == (
+        "step 1 (advance to turn 4, step precombat_main): the game ended (draw_empty_library) "
+        "before reaching turn 4, step precombat_main")
+    assert outcomes["cr2004::advance.overshoot"].message == (
+        "step 1 (advance to turn 2): the game is at turn 3, past turn 2")
+
+
+def test_expectations_turn_outcomes_into_results():
+    failed = results.Failed(2, "expect", "step 2 (expect): no")
+    fail = Expectation("fail", "known bug", "https://example.org/1")
+    assert results.apply(results.Passed(), None).status == "pass"
+    assert results.apply(failed, fail).status == "xfail"
+    assert results.apply(results.Passed(), fail).status == "xpass"
+    crashed = results.apply(results.Crashed("boom"), fail)
+    assert crashed.status == "crash" and results.is_unexpected(crashed)
+    assert "expected fail: known bug (https://example.org/1), got crash" in crashed.message
+    assert results.apply(results.Skipped("no"), fail).status == "skip"
+    record = results.CaseResult("a.b", "cr2004", ("cr2004:101.3",), "toy",
+                                results.apply(failed, fail), 0.5)
+    data = record.serializable()
+    assert (data["status"], data["outcome"], data["detail"]["expected"]) == (
+        "xfail", "fail", "fail")
+
+
+def test_expectations_files_are_strict(tmp_path):
+    path = tmp_path / "expected.yaml"
+    path.write_text("expectations:\n  cr2004::land.one-per-turn: {status: fail}\n"
+                    "  start.life-twenty: {status: crash, reason: r}\n")
+    expectations = Expectations.load(path, {"land.one-per-turn", "start.life-twenty"})
+    assert expectations.lookup("land.one-per-turn", "cr2004").status == "fail"
+    assert expectations.lookup("land.one-per-turn", "modern") is None
+    assert expectations.lookup("start.life-twenty", "modern").reason == "r"
+    from conformance.errors import InputError
+
+    with pytest.raises(InputError, match="no case has this id"):
+        Expectations.load(path, {"start.life-twenty"})
+    path.write_text("expectations:\n  start.life-twenty: {status: flaky}\n")
+    with pytest.raises(InputError, match="'flaky' is not one of"):
+        Expectations.load(path)
+
+
+def test_generated_expectations_round_trip(tmp_path):
+    rows = [
+        {"case_id": "a.b", "edition": "cr2004", "outcome": "fail", "message": "step 1: no"},
+        {"case_id": "a.b", "edition": "modern", "outcome": "fail", "message": "step 1: no"},
+        {"case_id": "c.d", "edition": "cr2004", "outcome": "pass", "message": ""},
+        {"case_id": "c.d", "edition": "modern", "outcome": "crash", "message": "died"},
+    ]
+    path = tmp_path / "expected.yaml"
+    path.write_text(generate(rows, "toy"))
+    loaded = Expectations.load(path, {"a.b", "c.d"})
+    assert loaded.entries == {"a.b": Expectation("fail", "step 1: no"),
+                              "modern::c.d": Expectation("crash", "died")}
+
+
+def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
+    from types import SimpleNamespace
+
+    from conformance import schemas
+    from conformance.report import ResultsRecorder
+
+    recorder = ResultsRecorder(
+        tmp_path / "results.json", editions=["cr2004"], engines=["toy"], options={},
+        case_node=lambda nodeid: ("a.b", "cr2004", "toy", ["cr2004:101.3"])
+        if nodeid.endswith("a.b") else None)
+    passed = results.CaseResult("c.d", "cr2004", ("cr2004:101.3", "modern:402.1"), "toy",
+                                results.Passed(), 0.1)
+    recorder.pytest_runtest_logreport(SimpleNamespace(
+        nodeid="x.yaml::cr2004::c.d", mtg_result=passed.serializable(), failed=False))
+    # A report without a result: the worker running the case died.
+    recorder.pytest_runtest_logreport(SimpleNamespace(
+        nodeid="x.yaml::cr2004::a.b", failed=True, duration=0.5))
+    data = recorder.write()
+    assert schemas.first_error("results.json", data) is None
+    assert [(r["case_id"], r["status"]) for r in data["results"]] == [("a.b", "crash"),
+                                                                     ("c.d", "pass")]
+    assert data["rules"] == [{"rule": "cr2004:101.3", "engine": "toy", "total": 2,
+                              "unexpected": 1, "counts": {"pass": 1, "crash": 1}}]
