@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reference_engine.cardimpl import (
-    PT_MODIFY, CardImpl, StaticSpec, TargetSpec, TriggerSpec, register,
+    PT_MODIFY,
+    CardImpl,
+    StaticSpec,
+    TargetSpec,
+    TriggerSpec,
+    register,
 )
 from reference_engine.cards.common import on_battlefield
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD
