@@ -139,6 +139,9 @@ class CardImpl:
     loyalty: int | None = None
     #: "Remove this card from your deck before playing if you're not playing for ante."
     ante_card: bool = False
+    #: "If you would lose the game, instead exile this and your life total becomes your
+    #: starting life total" (Exquisite Archangel)
+    loss_replacement: bool = False
     notes: str = ""
 
 

@@ -1047,6 +1047,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             both = min(obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0))
             self.remove_counters(obj, "+1/+1", both)
             self.remove_counters(obj, "-1/-1", both)
+        if losers:
+            # "If you would lose the game, instead ..." (a replacement, 217.1d, 400.6); where
+            # it and another state-based action move the same object, its controller chooses.
+            losers = yield from self._replace_losses(losers, destroyed, to_graveyard)
         for obj in destroyed:
             self.destroy(obj.id)
         dying = [o for o in to_graveyard if o.id in self.objects]
@@ -1062,6 +1066,34 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                                "empty_library" if player.drew_from_empty else "poison")
             self._end_game(losers, reasons[0] if len(set(reasons)) == 1 else "simultaneous")
         return True
+
+    def _replace_losses(self, losers: list[str], destroyed: list[GameObject],
+                        to_graveyard: list[GameObject]
+                        ) -> Generator[Decision, Action, list[str]]:
+        still = []
+        for name in losers:
+            savior = next((o for o in self.live() if o.controller == name
+                           and o.impl.loss_replacement and not self.chars(o).lost_abilities),
+                          None)
+            if savior is None:
+                still.append(name)
+                continue
+            self.players[name].life = 20  # the starting life total
+            self.players[name].drew_from_empty = False
+            self._events.append(("loss_replaced", name, savior.id))
+            conflict = savior in destroyed or savior in to_graveyard
+            where = "exile"
+            if conflict:
+                where = yield from self.choose(savior.controller, "choose_replacement",
+                                               ["graveyard", "exile"],
+                                               {"object": savior.id, "card": savior.card.name})
+            if where == "exile":
+                if savior in destroyed:
+                    destroyed.remove(savior)
+                if savior in to_graveyard:
+                    to_graveyard.remove(savior)
+                self.exile_object(savior, cause="replacement")
+        return still
 
     def _aura_legal(self, aura: GameObject) -> bool:
         target = aura.attached_to

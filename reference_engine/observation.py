@@ -37,8 +37,7 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
             "lands_played": player.lands_played,
             "max_hand_size": game.player_rules(name)["max_hand_size"],
             "hand": [card(game, o) if sees_hand else _HIDDEN for o in player.hand],
-            "library": [card(game, o) if viewer is None else _HIDDEN
-                        for o in reversed(player.library)],
+            "library": _library(game, name, viewer),
             "graveyard": [card(game, o) for o in reversed(player.graveyard)],
         }
     observation: dict[str, Any] = {
@@ -59,6 +58,18 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
         observation[zone] = [_visible(game, o, viewer) for o in objects]
     observation["result"] = game.result.to_json()
     return observation
+
+
+def _library(game: Game, name: str, viewer: str | None) -> list[dict[str, Any]]:
+    """A library, top first: hidden from every player, except a top card played revealed
+    (Future Sight: 217.2e, 401.5)."""
+    library = game.players[name].library
+    if viewer is None:
+        return [card(game, o) for o in reversed(library)]
+    shown = [_HIDDEN] * len(library)
+    if library and game.player_rules(name)["top_card_revealed"]:
+        shown[0] = card(game, library[-1])
+    return shown
 
 
 def _visible(game: Game, obj: GameObject, viewer: str | None) -> dict[str, Any]:

@@ -13,7 +13,9 @@ give, for every record of the edition, keyed by canonical id::
 
 ``class`` is one of ``engine``, ``card-data``, ``definition`` (with ``exercised_by``: the
 same-edition rules whose cases exercise it) or ``not-testable`` (with ``reason``: one of
-``cosmetic``, ``tournament-policy``, ``out-of-scope``, ``heading``). ``note`` is optional.
+``cosmetic``, ``tournament-policy``, ``out-of-scope``, ``heading``). ``note`` is optional;
+``waits`` (engine and card-data only) says why the rule's cases must wait: the mechanic it
+needs that the reference engine does not implement yet.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from spec.errors import AnnotationError
 CLASSES = ("engine", "card-data", "definition", "not-testable")
 REASONS = ("cosmetic", "tournament-policy", "out-of-scope", "heading")
 _KEYS = {"gist", "testability", "erratum"}
-_TESTABILITY_KEYS = {"class", "reason", "exercised_by", "note"}
+_TESTABILITY_KEYS = {"class", "reason", "exercised_by", "note", "waits"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,10 @@ def _check_testability(display: str, rule: str, value: object) -> None:
             )
     elif reason is not None:
         raise AnnotationError(display, rule, "testability.reason: only for not-testable rules")
+    waits = value.get("waits")
+    if waits is not None and (cls not in ("engine", "card-data") or not isinstance(waits, str)):
+        raise AnnotationError(display, rule, "testability.waits: text, for engine or card-data "
+                              "rules only")
     exercised = value.get("exercised_by")
     if cls == "definition":
         if not isinstance(exercised, list) or not exercised:

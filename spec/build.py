@@ -103,7 +103,7 @@ def _testability(
                 )
             refs.append(f"{edition.key}:{target}")
         value["exercised_by"] = refs
-    order = ("class", "reason", "exercised_by", "note")
+    order = ("class", "reason", "exercised_by", "note", "waits")
     return {k: value[k] for k in order if k in value}
 
 

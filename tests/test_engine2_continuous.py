@@ -193,3 +193,24 @@ def test_engineered_plague_weakens_the_chosen_creature_type(edition):
     t.do("choose", "A", choice="Cat")
     assert t.cards(t.player("B")["graveyard"]) == ["Savannah Lions"]  # 2/1 -> 1/0
     assert pt(t, "bears") == (2, 2)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_until_end_of_combat_ends_with_the_combat_phase(edition):
+    # No card of the pool lasts "until end of combat": the engine's own effect stands in.
+    from reference_engine.objects import Effect
+
+    t = table(edition, "beginning_of_combat",
+              battlefield=[h("bears", "Grizzly Bears", controller="A")])
+    game = t.engine.game
+    target = t.id("bears")
+
+    def grow(chars):
+        chars.power += 2
+
+    game.add_effect(Effect(7.3, game._tick(), lambda o: o.id == target, grow, "combat"))
+    assert pt(t, "bears") == (4, 2)
+    t.advance("end_of_combat")
+    assert pt(t, "bears") == (4, 2)  # not at the start of the end-of-combat step (300.4)
+    t.advance("postcombat_main")
+    assert pt(t, "bears") == (2, 2)  # but as the combat phase ends

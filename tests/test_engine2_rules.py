@@ -190,7 +190,11 @@ def test_future_sight_reveals_the_top_card_and_lets_it_be_played(edition):
     t = table(edition, a={"library": library},
               battlefield=[h("fs", "Future Sight", controller="A")])
     assert {"action": "play_land", "player": "A", "card": t.id("top")} in t.legal()
+    for viewer in ("A", "B"):  # revealed to both players, the rest stays hidden
+        library = t.obs(viewer)["players"]["A"]["library"]
+        assert library[0]["card"] == "Forest" and library[1] == {"hidden": True}
     t.do("play_land", "A", card="top")
+    assert t.obs("B")["players"]["A"]["library"][0]["card"] == "Lightning Bolt"
     assert t.find("top")["controller"] == "A"
     assert t.cards(t.player("A")["library"]) == ["Lightning Bolt"]
 
@@ -437,3 +441,32 @@ def test_animate_dead_returns_the_creature_and_sacrifices_it_when_it_leaves(edit
     resolve(t)  # the leaves trigger: the Giant's controller sacrifices it
     assert sorted(t.cards(t.player("A")["graveyard"])) == [
         "Animate Dead", "Hill Giant", "Vindicate"]
+
+
+@pytest.mark.parametrize("where", ["graveyard", "exile"])
+def test_conflicting_replacement_and_state_based_action_the_controller_chooses(where):
+    # The example of modern 400.6: a player at 5 life and their Exquisite Archangel are each
+    # dealt 5 damage; the life total becomes the starting one and the player chooses whether
+    # the Archangel goes to the graveyard (lethal damage) or to exile (its replacement).
+    t = table("modern", a={"life": 5}, b={"hand": [h("fb", "Fireball")], "mana_pool": {"R": 12}},
+              battlefield=[h("angel", "Exquisite Archangel", controller="A", damage=0)],
+              active="B")
+    t.do("cast", "B", card="fb", targets=["angel", "A"], x=10, payment={"R": 12})
+    resolve(t)
+    assert t.obs()["pending"]["decision"] == "choose_replacement"
+    t.do("choose", "A", choice=where)
+    o = t.obs()
+    assert o["result"]["over"] is False and o["players"]["A"]["life"] == 20
+    zone = o["players"]["A"]["graveyard"] if where == "graveyard" else o["exile"]
+    assert "Exquisite Archangel" in [c["card"] for c in zone]
+
+
+def test_loss_replacement_without_conflict_just_exiles():
+    t = table("modern", a={"life": 2}, b={"hand": [h("bolt", "Lightning Bolt")],
+                                        "mana_pool": {"R": 1}},
+              battlefield=[h("angel", "Exquisite Archangel", controller="A")], active="B")
+    t.do("cast", "B", card="bolt", targets=["A"])
+    resolve(t)
+    o = t.obs()
+    assert (o["result"]["over"], o["players"]["A"]["life"]) == (False, 20)
+    assert [c["card"] for c in o["exile"]] == ["Exquisite Archangel"]

@@ -103,3 +103,6 @@ def _replenish(game: Game, item: StackItem) -> None:
 
 
 register(CardImpl("Replenish", spell=SpellSpec((), _replenish)))
+
+register(CardImpl("Exquisite Archangel", keywords=frozenset(("flying",)),
+                  loss_replacement=True))
