@@ -58,6 +58,8 @@ class AbilitySpec:
     any_color: bool = False
     sorcery_speed: bool = False
     equip: bool = False  # an equip ability: attach to target creature you control
+    #: the object whose static ability grants this ability (its name in the text means it)
+    granted_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,19 +148,27 @@ class CardImpl:
 
 
 REGISTRY: dict[str, CardImpl] = {}
+#: behaviour that differs in one edition (the card's Oracle wording of that time)
+EDITION_REGISTRY: dict[tuple[str, str], CardImpl] = {}
 
 
-def register(impl: CardImpl) -> CardImpl:
-    if impl.name in REGISTRY:
+def register(impl: CardImpl, edition: str | None = None) -> CardImpl:
+    key = impl.name if edition is None else (edition, impl.name)
+    registry: dict[Any, CardImpl] = REGISTRY if edition is None else EDITION_REGISTRY
+    if key in registry:
         raise ValueError(f"card {impl.name!r} is implemented twice")
-    REGISTRY[impl.name] = impl
+    registry[key] = impl
     return impl
 
 
-def implementation(name: str) -> CardImpl | None:
-    """The behaviour of a card, or None if the engine does not implement it."""
+def implementation(name: str, edition: str | None = None) -> CardImpl | None:
+    """The behaviour of a card (in an edition), or None if the engine does not implement it."""
     import reference_engine.cards  # noqa: F401  (importing registers every card, once)
 
+    if edition is not None:
+        special = EDITION_REGISTRY.get((edition, name))
+        if special is not None:
+            return special
     return REGISTRY.get(name)
 
 

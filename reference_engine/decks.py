@@ -37,7 +37,7 @@ def deck_problems(cards: list[str], fmt: str, edition: str, *, ante: bool = Fals
         if fmt == "constructed" and count > MAX_COPIES and not basic:
             problems.append(f"{count} copies of {name}: at most {MAX_COPIES} (basic lands "
                             "excepted)")
-        impl = implementation(name)
+        impl = implementation(name, edition)
         if impl is not None and impl.ante_card and not ante:
             problems.append(f"{name} is an ante card: only in games played for ante")
     return problems

@@ -42,6 +42,7 @@ class Game2004(Game):
     mana_burn: ClassVar[bool] = True
     combat_damage_uses_stack: ClassVar[bool] = True
     legend_creature_type: ClassVar[bool] = True
+    lands_and_tokens_cost_zero: ClassVar[bool] = True
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """101.4: the starting player decides fully first; each mulligan shuffles the hand
@@ -89,11 +90,15 @@ class Game2004(Game):
                 item.zone = PHASED_OUT
                 zone.append(item)
                 self._events.append(("phase_out", item.id))
+                if item.token:
+                    self._tokens_outside = True  # it ceases to exist (217.8d)
         self.changed()
 
     def _phase_in_and_out(self) -> None:
         zone = self.zones_extra["phased_out"]
-        back = [o for o in zone if o.controller == self.active]
+        # What was attached to a token that ceased to exist stays phased out (217.8d).
+        back = [o for o in zone if o.controller == self.active and (
+            not isinstance(o.attached_to, int) or o.attached_to in self.objects)]
         for obj in back:
             zone.remove(obj)
             obj.zone = BATTLEFIELD
@@ -124,6 +129,7 @@ class GameModern(Game):
     combat_damage_uses_stack: ClassVar[bool] = False
     planeswalkers: ClassVar[bool] = True
     counters_annihilate: ClassVar[bool] = True
+    shields_follow_spells: ClassVar[bool] = True
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """London mulligan (outside the seeds, modern rule 103.5): in turn order each player

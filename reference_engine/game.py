@@ -128,6 +128,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
     legend_creature_type: ClassVar[bool] = False
     #: +1/+1 and -1/-1 counters on a permanent cancel out (modern 704.5q)
     counters_annihilate: ClassVar[bool] = False
+    #: prevention applied to a permanent spell's damage applies to the permanent (400.7c)
+    shields_follow_spells: ClassVar[bool] = False
+    #: a land or token without a printed cost has mana cost {0} (2004 rule 203.1)
+    lands_and_tokens_cost_zero: ClassVar[bool] = False
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -358,6 +362,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         new.exiled_with = exiled_with
         if obj.zone == STACK and to == BATTLEFIELD:
             new.cast_info = obj.cast_info  # a permanent knows how its spell was cast (400.7d)
+            if self.shields_follow_spells:
+                for shield in self.shields:  # prevention keeps applying (400.7c)
+                    if shield.source == obj.id:
+                        shield.source = new.id
         if to == BATTLEFIELD:
             new.controller = new.base_controller = controller or obj.owner
             new.controlled_since = self.turn
@@ -1253,7 +1261,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self.remove_counters(obj, "loyalty", -spec.loyalty)
         source = obj
         if spec.unattach:
-            equipment = self._granting_equipment(obj)
+            equipment = self._granting_equipment(obj, spec)
             if equipment is not None:
                 equipment.attached_to = None
                 self.changed()
@@ -1278,10 +1286,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self.stack.append(item)
         self._events.append(("activate", action.player, source.id, spec.text))
 
-    def _granting_equipment(self, creature: GameObject) -> GameObject | None:
-        for obj in self.battlefield:
-            if obj.attached_to == creature.id and "Equipment" in self.chars(obj).subtypes:
-                return obj
+    def _granting_equipment(self, creature: GameObject, spec: AbilitySpec
+                            ) -> GameObject | None:
+        """The Equipment that granted ``spec`` to ``creature``, if still attached to it."""
+        equipment = self.objects.get(spec.granted_by) if spec.granted_by is not None else None
+        if equipment is not None and equipment.attached_to == creature.id:
+            return equipment
         return None
 
     def _resolve_top(self) -> Generator[Decision, Action, None]:
@@ -1443,7 +1453,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 return False
         if spec.remove_counter is not None and not obj.counters.get(spec.remove_counter):
             return False
-        if spec.unattach and self._granting_equipment(obj) is None:
+        if spec.unattach and self._granting_equipment(obj, spec) is None:
             return False
         return spec.cost is None or mana.max_x(self.players[obj.controller].pool, spec.cost) >= 0
 

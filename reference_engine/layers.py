@@ -70,7 +70,10 @@ class LayersMixin:
         card = obj.card
         power = card.power if isinstance(card.power, int) else None
         toughness = card.toughness if isinstance(card.toughness, int) else None
-        chars = Chars(card.name, card.cost, card.mana_value, card.colors,
+        cost = card.cost
+        if cost is None and self.lands_and_tokens_cost_zero and (obj.token or "Land" in card.types):
+            cost = "{0}"  # 2004 rule 203.1: unless specified, tokens and lands cost {0}
+        chars = Chars(card.name, cost, card.mana_value, card.colors,
                       frozenset(card.supertypes), frozenset(card.types), card.subtypes,
                       power, toughness, obj.impl.keywords)
         if obj.impl.cda is not None and self._cda_applies(obj):

@@ -76,7 +76,7 @@ class _Builder:
         if not isinstance(name, str):
             raise BadRequestError(f"{where}: a card must be named by a string, got {name!r}")
         data = self.cards.get(name)
-        if data is None or implementation(name) is None:
+        if data is None or implementation(name, self.edition) is None:
             raise UnsupportedError(f"{where}: card {name!r} is not supported in {self.edition}")
         return data
 
@@ -105,7 +105,7 @@ class _Builder:
 
     def make(self, item: dict, where: str, owner: str, zone: int) -> GameObject:
         data = self.card(item.get("card"), f"{where}.card")
-        impl = implementation(data.name)
+        impl = implementation(data.name, self.edition)
         assert impl is not None
         owner = item.get("owner", owner)
         if owner not in PLAYERS:

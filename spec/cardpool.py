@@ -3,7 +3,8 @@
 ``spec/cards.yaml`` holds each card once: its English Oracle name, mana cost, type line,
 power/toughness and Oracle text, the editions it exists in, and per-edition overrides where
 the 2004 Oracle wording or creature types differ from the modern ones. Everything else in the
-project (the reference engine, the case linter, the card index) reads cards from here.
+project (the reference engine, the case linter, the card index) reads cards from here; which
+rules each card serves is spec/card_rules.yaml (:mod:`spec.coverage`).
 
 Type lines use an em dash between types and subtypes ("Creature — Elf Druid"). A 2004 type
 line "Enchant Creature" is an enchantment whose subtype is the whole phrase (2004 rule 205.3c).
@@ -26,8 +27,7 @@ CARDS_PATH = SPEC_DIR / "cards.yaml"
 
 SUPERTYPES = ("Basic", "Legendary", "Snow", "World")
 TYPES = ("Artifact", "Creature", "Enchantment", "Instant", "Land", "Sorcery", "Planeswalker")
-_FIELDS = {"name", "cost", "type_line", "power", "toughness", "text", "editions", "rules",
-           "notes"}
+_FIELDS = {"name", "cost", "type_line", "power", "toughness", "text", "editions", "notes"}
 _EDITION_FIELDS = {"cost", "type_line", "power", "toughness", "text"}
 _SYMBOL = re.compile(r"\{([^{}]+)\}")
 _COST = re.compile(r"(\{[0-9WUBRGCXYZ/]+\})+")
@@ -51,7 +51,6 @@ class CardData:
     power: int | str | None  # "*" for characteristic-defining values
     toughness: int | str | None
     text: str
-    rules: tuple[str, ...]  # corpus refs this card serves in cases
     colors: tuple[str, ...]  # from the mana cost, in WUBRG order (2004 rule 203.2)
     mana_value: int  # converted mana cost, X counting 0 (2004 rule 203.3)
 
@@ -131,8 +130,7 @@ def load(path: Path = CARDS_PATH) -> CardPool:
                 name=item["name"], edition=key, cost=fields["cost"],
                 type_line=fields["type_line"], supertypes=supertypes, types=types,
                 subtypes=subtypes, power=fields["power"], toughness=fields["toughness"],
-                text=fields["text"] or "", rules=tuple(item.get("rules") or ()),
-                colors=cost_colors(fields["cost"]), mana_value=cost_mana_value(fields["cost"]),
+                text=fields["text"] or "", colors=cost_colors(fields["cost"]), mana_value=cost_mana_value(fields["cost"]),
             )
     return CardPool(cards)
 

@@ -1,6 +1,6 @@
-"""What serves each testable rule in conformance cases: cards of the pool (``rules`` in
-spec/cards.yaml), the base game (spec/base_game.yaml), or nothing yet (``testability.waits``
-in the corpus, saying why its cases must wait)."""
+"""What serves each testable rule in conformance cases: cards of the pool
+(spec/card_rules.yaml), the base game (spec/base_game.yaml, naming the part of the game), or
+nothing yet (``testability.waits`` in the corpus, saying why its cases must wait)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,30 @@ from typing import Any
 
 import yaml
 
-from spec.cardpool import default_pool
 from spec.corpus import Corpus
 from spec.editions import SPEC_DIR
 from spec.errors import SpecError
 
 BASE_GAME_PATH = SPEC_DIR / "base_game.yaml"
+CARD_RULES_PATH = SPEC_DIR / "card_rules.yaml"
+
+
+@cache
+def card_rules() -> dict[str, tuple[str, ...]]:
+    """Card name -> the rules it serves."""
+    display = "spec/card_rules.yaml"
+    try:
+        raw = yaml.safe_load(CARD_RULES_PATH.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise SpecError(f"{display}: unreadable: {exc}") from None
+    if not isinstance(raw, dict):
+        raise SpecError(f"{display}: must map card names to lists of rules")
+    out = {}
+    for name, refs in raw.items():
+        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+            raise SpecError(f"{display}: {name}: must be a list of rule refs")
+        out[str(name)] = tuple(refs)
+    return out
 
 
 @cache
@@ -37,13 +55,10 @@ def base_game() -> dict[str, str]:
 def rule_coverage(corpus: Corpus | None = None) -> dict[str, dict[str, Any]]:
     """For every engine or card-data rule: the cards, the base-game part, the wait reason."""
     corpus = corpus or Corpus.load()
-    pool = default_pool()
     by_rule: dict[str, list[str]] = {}
-    for per_edition in pool.cards.values():
-        for card in per_edition.values():
-            for ref in card.rules:
-                if card.name not in by_rule.setdefault(ref, []):
-                    by_rule[ref].append(card.name)
+    for name, refs in card_rules().items():
+        for ref in refs:
+            by_rule.setdefault(ref, []).append(name)
     base = base_game()
     coverage = {}
     for rule in corpus:

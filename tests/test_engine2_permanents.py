@@ -264,3 +264,35 @@ def test_modern_plus_one_and_minus_one_counters_cancel_out():
         t = table(edition, battlefield=[h("bears", "Grizzly Bears", controller="A",
                                           counters={"+1/+1": 1, "-1/-1": 1})])
         assert t.find("bears")["counters"] == left
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_granted_ability_naming_its_granter_means_that_object(edition):
+    # Two Leonin Bolas on one creature: each grants "{T}, Unattach Leonin Bola: ..."; using
+    # the second one's ability unattaches that Bola, not the other (202.2b).
+    t = table(edition, battlefield=[h("bears", "Grizzly Bears", controller="A"),
+                                    h("b1", "Leonin Bola", controller="A", attached_to="bears"),
+                                    h("b2", "Leonin Bola", controller="A", attached_to="bears"),
+                                    h("x", "Hill Giant", controller="B")])
+    t.do("activate", "A", card="bears", ability=1, targets=["x"])
+    assert (t.find("b1")["attached_to"], t.find("b2")["attached_to"]) == (t.id("bears"), None)
+
+
+@pytest.mark.parametrize(("edition", "life"), [("cr2004", 19), ("modern", 20)])
+def test_prevention_on_a_creature_spell_and_the_creature_it_becomes(edition, life):
+    # Modern 400.7c: prevention applied to a permanent spell's damage applies to the
+    # permanent; in 2004 the spell and the permanent are different objects (217.1c).
+    t = table(edition, a={"hand": [h("gob", "Raging Goblin")], "mana_pool": {"R": 1}},
+              b={"mana_pool": {"C": 1}},
+              battlefield=[h("cop", "Circle of Protection: Red", controller="B")])
+    t.do("cast", "A", card="gob")
+    t.do("pass", "A")
+    t.do("activate", "B", card="cop", ability=0)
+    resolve(t)  # the Circle's ability: its source is the Goblin spell
+    assert t.obs()["pending"] is None  # the Goblin spell is the only red source
+    resolve(t)  # the Goblin enters
+    t.advance("declare_attackers")
+    t.do("attack", "A", card="gob")
+    t.do("done", "A")
+    t.advance("end_of_combat")
+    assert t.player("B")["life"] == life

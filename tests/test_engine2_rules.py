@@ -406,7 +406,9 @@ def _gorger_loop(edition: str, hand: tuple = ()) -> Table:
     t = table(edition, a={"hand": [h("ad", "Animate Dead"), *hand], "mana_pool": {"B": 2},
                           "graveyard": [h("dragon", "Worldgorger Dragon")]},
               battlefield=[h("swamp", "Swamp", controller="A")])
-    t.do("cast", "A", card="ad", targets=["dragon"])
+    # 2004 Animate Dead is a global enchantment whose enters trigger targets the card;
+    # the modern one is an Aura cast targeting it.
+    t.do("cast", "A", card="ad", targets=[] if edition == "cr2004" else ["dragon"])
     return t
 
 
@@ -423,24 +425,24 @@ def test_a_loop_of_mandatory_actions_is_a_draw(edition):
     assert kinds.count("trigger") > 6  # it went round several times first
 
 
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_animate_dead_returns_the_creature_and_sacrifices_it_when_it_leaves(edition):
-    t = table(edition, a={"hand": [h("ad", "Animate Dead"), h("vin", "Vindicate")],
-                          "mana_pool": {"B": 3, "W": 1, "C": 1},
-                          "graveyard": [h("giant", "Hill Giant")]})
-    t.do("cast", "A", card="ad", targets=["giant"], payment={"B": 1, "C": 1})
-    resolve(t)  # Animate Dead enters attached to the card in the graveyard
-    assert t.find("ad")["attached_to"] == t.id("giant")
-    resolve(t)  # its enters trigger returns the Giant and attaches to it
-    giant = t.find("giant")
-    assert giant in t.obs()["battlefield"]
-    assert (giant["controller"], giant["power"]) == ("A", 2)  # -1/-0
-    assert t.find("ad")["attached_to"] == t.id("giant")
-    t.do("cast", "A", card="vin", targets=["ad"])
-    resolve(t)
-    resolve(t)  # the leaves trigger: the Giant's controller sacrifices it
-    assert sorted(t.cards(t.player("A")["graveyard"])) == [
-        "Animate Dead", "Hill Giant", "Vindicate"]
+def test_animate_dead_returns_the_creature_and_it_dies_when_animate_dead_leaves():
+    for edition, cast_targets, ends in (("cr2004", [], "destroyed"),
+                                        ("modern", ["giant"], "sacrificed")):
+        t = table(edition, a={"hand": [h("ad", "Animate Dead"), h("vin", "Vindicate")],
+                              "mana_pool": {"B": 3, "W": 1, "C": 1},
+                              "graveyard": [h("giant", "Hill Giant")]})
+        t.do("cast", "A", card="ad", targets=cast_targets, payment={"B": 1, "C": 1})
+        resolve(t)  # Animate Dead enters
+        resolve(t)  # its enters trigger returns the Giant
+        giant = t.find("giant")
+        assert giant in t.obs()["battlefield"], edition
+        assert (giant["controller"], giant["power"]) == ("A", 2)  # -1/-0
+        assert t.find("ad")["attached_to"] == t.id("giant")
+        t.do("cast", "A", card="vin", targets=["ad"])
+        resolve(t)
+        resolve(t)  # the leaves trigger: the Giant is destroyed (2004) or sacrificed
+        assert sorted(t.cards(t.player("A")["graveyard"])) == [
+            "Animate Dead", "Hill Giant", "Vindicate"], (edition, ends)
 
 
 @pytest.mark.parametrize("where", ["graveyard", "exile"])

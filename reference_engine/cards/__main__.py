@@ -3,7 +3,7 @@
     python -m reference_engine.cards --json          # every card: name, editions, type line, rules
     python -m reference_engine.cards --coverage      # every engine/card-data rule: what serves it
 
-A rule classed ``engine`` or ``card-data`` is served by cards (``rules`` in spec/cards.yaml),
+A rule classed ``engine`` or ``card-data`` is served by cards (spec/card_rules.yaml),
 by the base game (spec/base_game.yaml, with the part of the game that shows it), or waits for
 a mechanic the engine lacks (``testability.waits`` in the corpus).
 """
@@ -17,12 +17,13 @@ from typing import Any
 
 from reference_engine.cardimpl import implemented
 from spec.cardpool import default_pool
-from spec.coverage import rule_coverage
+from spec.coverage import card_rules, rule_coverage
 
 
 def card_index() -> list[dict[str, Any]]:
     pool = default_pool()
     impls = implemented()
+    served = card_rules()
     cards = []
     for name in pool.names():
         editions = {key: per[name] for key, per in pool.cards.items() if name in per}
@@ -33,7 +34,7 @@ def card_index() -> list[dict[str, Any]]:
             "type_line": {key: card.type_line for key, card in editions.items()},
             "mana_cost": first.cost,
             "implemented": name in impls,
-            "rules": list(first.rules),
+            "rules": list(served.get(name, ())),
         })
     return cards
 

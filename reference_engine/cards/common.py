@@ -147,4 +147,4 @@ def token_card(game: Game, name: str, colors: tuple[str, ...], types: tuple[str,
     type_line = " ".join(types) + (" — " + " ".join(subtypes) if subtypes else "")
     return CardData(name=name, edition=game.edition, cost=None, type_line=type_line,
                     supertypes=(), types=types, subtypes=subtypes, power=power,
-                    toughness=toughness, text=text, rules=(), colors=colors, mana_value=0)
+                    toughness=toughness, text=text, colors=colors, mana_value=0)

@@ -4,6 +4,7 @@ characteristic-defining power and toughness."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from reference_engine.cardimpl import (
@@ -69,7 +70,8 @@ def _flags(*flags: str) -> Any:
 
 def _grant_ability(spec: AbilitySpec) -> Any:
     def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
-        chars.granted.append(spec)
+        # The granted ability's text names its granter: it means that object only (202.2b).
+        chars.granted.append(replace(spec, granted_by=src.id))
     return modify
 
 

@@ -77,6 +77,38 @@ register(CardImpl("Animate Dead", enchant=ENCHANT_CREATURE_CARD_IN_GRAVEYARD, tr
 )))
 
 
+def _animate_2004(game: Game, item: StackItem) -> None:
+    enchantment = on_battlefield(game, item.source)
+    for target in game.legal_targets_of(item):
+        creature = game.move(game.objects[target], BATTLEFIELD, controller=item.controller,
+                             cause="animate_dead")
+        if creature is not None and enchantment is not None:
+            game.attach(enchantment, creature.id)  # "Animate Dead enchants that creature"
+
+
+def _destroy_animated(game: Game, item: StackItem) -> None:
+    old = item.data["event"].get("old")
+    target = old.attached_to if old is not None else None
+    if isinstance(target, int):
+        game.destroy(target, regenerate=False)
+
+
+# The Oracle wording of 2004 (before the Ninth Edition rewrite made it an Aura): a global
+# enchantment whose enters-play trigger targets a creature card in a graveyard.
+register(CardImpl("Animate Dead", triggers=(
+    TriggerSpec("etb", _animate_2004, "When Animate Dead comes into play, return target "
+                "creature card from a graveyard to play under your control. Animate Dead "
+                "enchants that creature.",
+                targets=(TargetSpec("card_in_graveyard", _creature_card,
+                                    "target creature card in a graveyard"),)),
+    TriggerSpec("leaves", _destroy_animated, "When Animate Dead leaves play, destroy that "
+                "creature. It can't be regenerated."),
+), statics=(
+    StaticSpec(PT_MODIFY, _enchanted_on_battlefield, _minus_one_power,
+               "That creature gets -1/-0."),
+)), edition="cr2004")
+
+
 def _exile_the_rest(game: Game, item: StackItem) -> None:
     dragon = item.source
     if dragon is None:

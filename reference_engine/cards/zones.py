@@ -162,7 +162,7 @@ _EMBLEM = CardImpl("Elspeth, Knight-Errant emblem", statics=(
 def _emblem(game: Game, item: StackItem) -> None:
     card = CardData(name="Elspeth, Knight-Errant emblem", edition=game.edition, cost=None,
                     type_line="Emblem", supertypes=(), types=(), subtypes=(), power=None,
-                    toughness=None, text=_EMBLEM.statics[0].text, rules=(), colors=(),
+                    toughness=None, text=_EMBLEM.statics[0].text, colors=(),
                     mana_value=0)
     game.new_emblem(item.controller, card, _EMBLEM)
 
