@@ -130,7 +130,8 @@ def load(path: Path = CARDS_PATH) -> CardPool:
                 name=item["name"], edition=key, cost=fields["cost"],
                 type_line=fields["type_line"], supertypes=supertypes, types=types,
                 subtypes=subtypes, power=fields["power"], toughness=fields["toughness"],
-                text=fields["text"] or "", colors=cost_colors(fields["cost"]), mana_value=cost_mana_value(fields["cost"]),
+                text=fields["text"] or "", colors=cost_colors(fields["cost"]),
+                mana_value=cost_mana_value(fields["cost"]),
             )
     return CardPool(cards)
 

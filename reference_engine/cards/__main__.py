@@ -72,4 +72,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader (e.g. `| head`) went away
+        sys.stdout = None
+        sys.exit(0)
