@@ -4,7 +4,7 @@ zones; and the translation of a case's actions into protocol actions.
 In a case's action, ``card``, ``attacker``, ``order`` and ``targets`` name objects by handle
 (``bolt``) or by card name (``Forest``: the first such card where the action looks for it:
 the actor's hand to play, cast or discard, the battlefield otherwise); in ``targets``, ``A``
-and ``B`` are the players.
+and ``B`` are the players; a ``choice`` that is a handle names that object.
 """
 
 from __future__ import annotations
@@ -77,6 +77,8 @@ def translate(action: dict[str, Any], handles: Handles,
     if "order" in action:
         out["order"] = [_object(x, handles, observation, player, "battlefield")
                         for x in action["order"]]
+    if "choice" in action:
+        out["choice"] = _choice(action["choice"], handles)
     if "targets" in action:
         out["targets"] = [
             {"player": t} if t in PLAYERS and t not in handles
@@ -84,6 +86,17 @@ def translate(action: dict[str, Any], handles: Handles,
             for t in action["targets"]
         ]
     return out
+
+
+def _choice(value: Any, handles: Handles) -> Any:
+    """A decision's choice may name objects by handle (a card to order, a source, a
+    legendary permanent to keep); other values (colours, true, a creature type) pass as
+    they are."""
+    if isinstance(value, list):
+        return [_choice(v, handles) for v in value]
+    if isinstance(value, str) and value in handles:
+        return handles.id(value)
+    return value
 
 
 def _object(ref: str, handles: Handles, observation: Callable[[], dict[str, Any]],

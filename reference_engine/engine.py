@@ -78,17 +78,22 @@ def event_json(event: tuple[Any, ...]) -> dict[str, Any]:
     kind = event[0]
     if kind == "zone_change":
         _, old, new, card, source, to, owner, cause = event
-        return {"type": kind, "object": old, "new_object": new, "card": card, "from": source,
-                "to": to, "owner": owner, "cause": cause}
+        out = {"type": kind, "object": old, "new_object": new, "card": card, "from": source,
+               "to": to, "owner": owner}
+        if cause is not None:
+            out["cause"] = cause
+        return out
     if kind == "draw":
         return {"type": "draw", "player": event[1], "object": event[2]}
     if kind == "draw_empty":
-        return {"type": "draw", "player": event[1], "object": None, "empty": True}
+        return {"type": "draw_empty", "player": event[1]}
     if kind == "damage":
         _, source, target, amount, combat = event
         where = {"player": target} if isinstance(target, str) else {"object": target}
-        return {"type": kind, "source": source, "target": where, "amount": amount,
-                "combat": combat}
+        out = {"type": kind, "target": where, "amount": amount, "combat": combat}
+        if source is not None:
+            out["source"] = source
+        return out
     if kind == "life":
         return {"type": kind, "player": event[1], "amount": event[2], "cause": event[3]}
     if kind == "step":

@@ -131,3 +131,15 @@ def test_actions_map_handles_players_and_card_names():
     assert observe_calls == [1, 1]
     with pytest.raises(UnknownReference, match="no Island in the hand of A"):
         translate({"action": "play_land", "player": "A", "card": "Island"}, handles, observe)
+
+
+def test_a_choice_naming_a_handle_is_that_object():
+    from conformance.handles import Handles, translate
+
+    handles = Handles({"bolt": 17, "G": 3})
+    action = {"action": "choose", "player": "A", "choice": "bolt"}
+    assert translate(action, handles, dict)["choice"] == 17
+    assert translate({"action": "choose", "player": "A", "choice": "W"}, handles,
+                     dict)["choice"] == "W"
+    assert translate({"action": "choose", "player": "A", "choice": ["bolt", 4]}, handles,
+                     dict)["choice"] == [17, 4]
