@@ -40,6 +40,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--mtg-cases", action="append", dest="mtg_case_dirs", default=[], metavar="DIR",
         help="Another folder of case files, besides the bundled ones (repeatable)")
     group.addoption(
+        "--mtg-no-bundled", action="store_true", dest="mtg_no_bundled", default=False,
+        help="Run only the cases of the --mtg-cases folders, not the bundled ones")
+    group.addoption(
         "--mtg-expectations", dest="mtg_expectations", default=None, metavar="FILE",
         help="The engine's expectations file: case id to expected status (strict)")
     group.addoption(
@@ -108,18 +111,22 @@ class Settings:
         for path in case_dirs:
             if not path.exists():
                 raise pytest.UsageError(f"--mtg-cases: no such file or directory: {path}")
+        if option.mtg_no_bundled and not case_dirs:
+            raise pytest.UsageError("--mtg-no-bundled needs at least one --mtg-cases folder")
         if option.mtg_expectations and not (here / option.mtg_expectations).is_file():
             raise pytest.UsageError(f"--mtg-expectations: no such file: "
                                     f"{here / option.mtg_expectations}")
         active = any((option.mtg_engines, option.mtg_editions, option.mtg_rules,
-                      option.mtg_case_dirs, option.mtg_expectations, timeout is not None,
+                      option.mtg_case_dirs, option.mtg_no_bundled, option.mtg_expectations,
+                      timeout is not None,
                       option.mtg_results, option.mtg_validate,
                       option.mtg_max_restarts is not None))
         return cls(
             engines=tuple(dict.fromkeys(option.mtg_engines or ["reference"])),
             editions=tuple(e for e in EDITIONS if e in editions),
             rules=tuple(option.mtg_rules),
-            case_dirs=(BUNDLED_CASES, *case_dirs),
+            case_dirs=tuple(case_dirs) if option.mtg_no_bundled else (BUNDLED_CASES,
+                                                                      *case_dirs),
             expectations=(here / option.mtg_expectations) if option.mtg_expectations else None,
             case_timeout=DEFAULT_CASE_TIMEOUT if timeout is None else (timeout or None),
             results=(here / option.mtg_results) if option.mtg_results else None,

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fakes"
 CORRECT = "py:tests.fakes.miniatures:Correct"
 BROKEN = "py:tests.fakes.miniatures:PlaysLandsAnyTime"
+FROZEN = Path(__file__).parent / "fakes" / "cases"  # the first bundled cases, frozen
 
 
 def cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -34,7 +35,8 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     def run(*extra: str) -> tuple[int, str, str]:
         # In this process (pytest runs inside pytest, as pytester does): quicker than a child.
         return cli(capsys, "run", "--engine", BROKEN, "--rules", "cr2004:212.6*", "-n", "0",
-                   "--out", str(tmp_path / "out"), *extra)
+                   "--no-bundled", "--cases", str(FROZEN), "--out", str(tmp_path / "out"),
+                   *extra)
 
     code, out, err = run()
     assert code == 1, err
@@ -65,6 +67,7 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     (["--rules", "cr2004:999.*"], "no case matches --rules/--edition (cr2004:999.*, all)"),
     (["--case-timeout", "soon"], "argument --case-timeout: must be a number of seconds"),
     (["-n", "many"], "argument -n/--jobs: must be a number or auto"),
+    (["--no-bundled"], "--no-bundled needs at least one --cases folder"),
 ])
 def test_run_usage_errors_exit_2(capsys, argv, words):
     code, _, err = cli(capsys, "run", "--engine", CORRECT, *argv)

@@ -19,6 +19,8 @@ pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[1]
 CORRECT = "--mtg-engine=py:tests.fakes.miniatures:Correct"
 BROKEN = "--mtg-engine=py:tests.fakes.miniatures:PlaysLandsAnyTime"
+# The frozen copy of the first bundled cases (the bundled suite keeps growing).
+FROZEN = ("--mtg-no-bundled", f"--mtg-cases={Path(__file__).parent / 'fakes' / 'cases'}")
 CASE = """\
 - id: mine.life
   rules: [cr2004:101.3]
@@ -85,8 +87,8 @@ def test_results_and_markers(pytester, cases):
 
 
 def test_failures_are_reported_as_data_not_tracebacks(pytester):
-    result = run(pytester, BROKEN, "--mtg-rules=cr2004:212.6a",
-                                          "--mtg-edition=cr2004")
+    result = run(pytester, BROKEN, *FROZEN, "--mtg-rules=cr2004:212.6a",
+                 "--mtg-edition=cr2004")
     result.assert_outcomes(failed=2)
     out = result.stdout.str()
     assert "[fail] step 1 (expect_illegal play_land): the engine accepted" in out
@@ -102,7 +104,7 @@ def test_expectations_make_xfail_and_xpass(pytester):
           land.not-in-opponents-turn: {status: crash}
         """))
     result = run(
-        pytester, BROKEN, "--mtg-rules=cr2004:212.6*", "--mtg-edition=cr2004",
+        pytester, BROKEN, *FROZEN, "--mtg-rules=cr2004:212.6*", "--mtg-edition=cr2004",
         "--mtg-expectations=expected.yaml", "--mtg-results=r.json", "-rxX")
     result.assert_outcomes(xfailed=1, failed=2)
     statuses = {r["case_id"]: (r["status"], r["outcome"])

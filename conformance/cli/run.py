@@ -38,6 +38,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                      "(repeatable)")
     run.add_argument("--cases", action="append", default=[], metavar="DIR", type=Path,
                      help="Another folder of case files, besides the bundled ones (repeatable)")
+    run.add_argument("--no-bundled", action="store_true",
+                     help="Run only the cases of the --cases folders, not the bundled ones")
     run.add_argument("--expectations", metavar="FILE", type=Path,
                      help="The engine's expectations file (known failures, strict)")
     run.add_argument("--case-timeout", metavar="SECONDS", type=_seconds, default=None,
@@ -107,7 +109,9 @@ def _run(args: argparse.Namespace) -> int:
     for folder in args.cases:
         if not folder.exists():
             raise UsageError(f"--cases: no such file or directory: {folder}")
-    dirs = [BUNDLED_CASES, *(d.resolve() for d in args.cases)]
+    if args.no_bundled and not args.cases:
+        raise UsageError("--no-bundled needs at least one --cases folder")
+    dirs = [*([] if args.no_bundled else [BUNDLED_CASES]), *(d.resolve() for d in args.cases)]
     cases = load_checked(dirs)
     cases.raise_for_problems()
     if args.expectations is not None:
@@ -142,6 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         *(f"--mtg-edition={e}" for e in editions),
         *(f"--mtg-rules={g}" for g in args.rules),
         *(f"--mtg-cases={d.resolve()}" for d in args.cases),
+        *(["--mtg-no-bundled"] if args.no_bundled else []),
     ]
     if args.expectations is not None:
         argv.append(f"--mtg-expectations={args.expectations.resolve()}")

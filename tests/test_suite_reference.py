@@ -1,0 +1,52 @@
+"""The bundled suite against the reference engine: every case passes, in-process and over the
+wire (``python -m reference_engine.serve``), with the same results, and the lint is clean."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+
+SERVE = f"cmd:{sys.executable} -m reference_engine.serve"
+
+
+def _run(tmp_path: Path, name: str, *extra: str) -> tuple[int, dict]:
+    out = tmp_path / name
+    code = main(["run", "-n", "2", "--out", str(out), *extra])
+    return code, json.loads((out / "results.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, dict]]:
+    tmp = tmp_path_factory.mktemp("suite")
+    return {
+        "in-process": _run(tmp, "in-process"),
+        "wire": _run(tmp, "wire", "--engine", SERVE, "--validate-protocol"),
+    }
+
+
+def test_every_case_passes_in_process(runs):
+    code, results = runs["in-process"]
+    failing = [(r["case_id"], r["edition"], r["message"]) for r in results["results"]
+               if r["status"] != "pass"]
+    assert failing == []
+    assert code == 0
+    assert len({r["case_id"] for r in results["results"]}) >= 40
+
+
+def test_wire_results_equal_in_process_results(runs):
+    (_, local), (code, wire) = runs["in-process"], runs["wire"]
+    def key(results: dict) -> list:
+        return sorted((r["case_id"], r["edition"], r["status"]) for r in results["results"])
+    assert key(wire) == key(local)
+    assert code == 0
+
+
+def test_the_bundled_cases_lint_clean(capsys):
+    assert main(["cases", "lint"]) == 0
+    _, err = capsys.readouterr()
+    assert "error" not in err.lower()
