@@ -1322,12 +1322,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self._events.append(("resolve", item.id))
                 return
             spell = obj.impl.spell
-            if spell is not None and spell.effect is not None:
-                outcome = spell.effect(self, item)
-                if outcome is not None:
-                    yield from outcome
-            if item in self.stack:
-                self.stack.remove(item)
+            yield from self._run_effect(spell.effect if spell is not None else None, item)
             if obj.zone == STACK and obj.id in self.objects:
                 self.move(obj, GRAVEYARD, cause="resolve")
         else:
@@ -1339,13 +1334,18 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                     self.stack.remove(item)
                     self._events.append(("resolve", item.id))
                     return
-            if spec is not None and spec.effect is not None:
-                outcome = spec.effect(self, item)
-                if outcome is not None:
-                    yield from outcome
-            if item in self.stack:
-                self.stack.remove(item)
+            yield from self._run_effect(spec.effect if spec is not None else None, item)
         self._events.append(("resolve", item.id))
+
+    def _run_effect(self, effect: Any, item: StackItem) -> Generator[Decision, Action, None]:
+        """Carry out a resolving item's effect (with any decisions it asks for), then take the
+        item off the stack."""
+        if effect is not None:
+            outcome = effect(self, item)
+            if outcome is not None:
+                yield from outcome
+        if item in self.stack:
+            self.stack.remove(item)
 
     # -- legal actions ------------------------------------------------------------------------
 

@@ -14,6 +14,27 @@ def given(step: str = "precombat_main", *, active: str = "A", turn: int = 3,
     return {"seed": 1, "turn": {"number": turn, "active": active, "step": step}, **state}
 
 
+def h(handle: str, card: str, **more: Any) -> dict[str, Any]:
+    """A card with a handle, for a setup: ``h("bears", "Grizzly Bears", controller="B")``."""
+    return {"handle": handle, "card": card, **more}
+
+
+def table(edition: str, step: str = "precombat_main", *, a: dict | None = None,
+          b: dict | None = None, battlefield: Any = (), active: str = "A", turn: int = 3,
+          **extra: Any) -> Table:
+    """A given state with eight-card libraries: ``table("cr2004", a={"hand": [...]})``."""
+    players = {"A": {"library": ["Island"] * 8, **(a or {})},
+               "B": {"library": ["Island"] * 8, **(b or {})}}
+    return Table(edition, given(step, active=active, turn=turn, players=players,
+                                battlefield=list(battlefield), **extra))
+
+
+def resolve(t: Table) -> None:
+    """Both players pass: the top of the stack resolves (or the step ends)."""
+    t.pass_priority()
+    t.pass_priority()
+
+
 class Table:
     def __init__(self, edition: str, setup: dict[str, Any]) -> None:
         self.edition = edition

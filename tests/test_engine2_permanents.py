@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.enginekit import Table, given
+from tests.enginekit import h, resolve, table
 
 EDITIONS = ["cr2004", "modern"]
 
 
-def h(handle: str, card: str, **more) -> dict:
-    return {"handle": handle, "card": card, **more}
 
-
-def table(edition: str, step: str = "precombat_main", *, a=None, b=None, battlefield=(),
-          active: str = "A") -> Table:
-    players = {"A": {"library": ["Island"] * 8, **(a or {})},
-               "B": {"library": ["Island"] * 8, **(b or {})}}
-    return Table(edition, given(step, active=active, players=players,
-                                battlefield=list(battlefield)))
-
-
-def resolve(t: Table) -> None:
-    t.pass_priority()
-    t.pass_priority()
 
 
 # -- Auras -----------------------------------------------------------------------------------

@@ -10,26 +10,12 @@ from reference_engine.constants import EXILE
 from reference_engine.decks import deck_problems
 from reference_engine.errors import BadRequestError
 from spec.cardpool import default_pool
-from tests.enginekit import Table, given
+from tests.enginekit import Table, h, resolve, table
 
 EDITIONS = ["cr2004", "modern"]
 
 
-def h(handle: str, card: str, **more) -> dict:
-    return {"handle": handle, "card": card, **more}
 
-
-def table(edition: str, step: str = "precombat_main", *, a=None, b=None, battlefield=(),
-          active: str = "A", **extra) -> Table:
-    players = {"A": {"library": ["Island"] * 8, **(a or {})},
-               "B": {"library": ["Island"] * 8, **(b or {})}}
-    return Table(edition, given(step, active=active, players=players,
-                                battlefield=list(battlefield), **extra))
-
-
-def resolve(t: Table) -> None:
-    t.pass_priority()
-    t.pass_priority()
 
 
 # -- legend and world rules ------------------------------------------------------------------

@@ -5,24 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.enginekit import Table, given
+from tests.enginekit import h, table
 
 EDITIONS = ["cr2004", "modern"]
 
 
-def h(handle: str, card: str, **more) -> dict:
-    return {"handle": handle, "card": card, **more}
 
 
-def table(edition: str, step: str = "precombat_main", *, a=None, b=None, battlefield=(),
-          active: str = "A", turn: int = 3) -> Table:
-    players = {"A": {"library": ["Island"] * 8, **(a or {})},
-               "B": {"library": ["Island"] * 8, **(b or {})}}
-    return Table(edition, given(step, active=active, turn=turn, players=players,
-                                battlefield=list(battlefield)))
-
-
-def resolve_all(t: Table) -> None:
+def resolve_all(t) -> None:
     while t.obs()["stack"]:
         t.pass_priority()
 

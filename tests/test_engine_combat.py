@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.enginekit import Table, given
+from tests.enginekit import Table, given, h
 
 EDITIONS = ["cr2004", "modern"]
 
-
-def h(handle: str, card: str, **more) -> dict:
-    return {"handle": handle, "card": card, **more}
 
 
 def table(edition: str, battlefield: list, *, step: str = "beginning_of_combat",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.enginekit import Table, given
+from tests.enginekit import Table, given, h
 
 EDITIONS = ["cr2004", "modern"]
 
@@ -18,9 +18,6 @@ def table(edition: str, step: str = "precombat_main", *, hand_a=(), hand_b=(), p
     return Table(edition, given(step, active=active, players=players,
                                 battlefield=list(battlefield), **extra))
 
-
-def h(handle: str, card: str, **more) -> dict:
-    return {"handle": handle, "card": card, **more}
 
 
 # -- mana ------------------------------------------------------------------------------------

@@ -7,21 +7,11 @@ import pytest
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import BadRequestError, IllegalActionError, UnsupportedError
 from reference_engine.selfplay import run
-from tests.enginekit import Table, given
+from tests.enginekit import given, h, table
 
 EDITIONS = ["cr2004", "modern"]
 
 
-def h(handle: str, card: str, **more) -> dict:
-    return {"handle": handle, "card": card, **more}
-
-
-def table(edition: str, step: str = "precombat_main", *, a=None, b=None, battlefield=(),
-          active: str = "A") -> Table:
-    players = {"A": {"library": ["Island"] * 5, **(a or {})},
-               "B": {"library": ["Island"] * 5, **(b or {})}}
-    return Table(edition, given(step, active=active, players=players,
-                                battlefield=list(battlefield)))
 
 
 # -- winning and losing ----------------------------------------------------------------------
@@ -190,8 +180,8 @@ def test_a_players_view_hides_libraries_and_the_other_hand(edition):
     view = t.obs("A")
     assert [c["card"] for c in view["players"]["A"]["hand"]] == ["Forest", "Shock"]
     assert view["players"]["B"]["hand"] == [{"hidden": True}]
-    assert view["players"]["A"]["library"] == [{"hidden": True}] * 5
-    assert len(view["players"]["B"]["library"]) == 5  # sizes stay visible
+    assert view["players"]["A"]["library"] == [{"hidden": True}] * 8
+    assert len(view["players"]["B"]["library"]) == 8  # sizes stay visible
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
