@@ -362,6 +362,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         new.exiled_with = exiled_with
         if obj.zone == STACK and to == BATTLEFIELD:
             new.cast_info = obj.cast_info  # a permanent knows how its spell was cast (400.7d)
+            for effect in self.effects:  # changes made to the spell carry over (213.5, 400.7a)
+                if effect.target == obj.id:
+                    effect.target = new.id
             if self.shields_follow_spells:
                 for shield in self.shields:  # prevention keeps applying (400.7c)
                     if shield.source == obj.id:
@@ -538,15 +541,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._events.append(("countered", target))
 
     def pump_until_end_of_turn(self, target: int, power: int, toughness: int) -> None:
-        def applies(obj: GameObject) -> bool:
-            return obj.id == target
-
         def modify(chars: Any) -> None:
             if chars.power is not None:
                 chars.power += power
                 chars.toughness = (chars.toughness or 0) + toughness
 
-        self.add_effect(Effect(7.3, self._tick(), applies, modify, "turn"))
+        self.add_effect(Effect(7.3, self._tick(), None, modify, "turn", target=target))
 
     def add_mana(self, name: str, produces: tuple[str, ...]) -> None:
         pool = self.players[name].pool
@@ -629,9 +629,6 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                     power: int = 0, toughness: int = 0) -> None:
         """An effect giving one object keywords and/or +power/+toughness for ``duration``
         ("turn", or "object": as long as it stays the same object)."""
-        def applies(obj: GameObject) -> bool:
-            return obj.id == target
-
         def modify(chars: Any) -> None:
             if keywords:
                 chars.keywords = chars.keywords | keywords
@@ -640,7 +637,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 chars.toughness = (chars.toughness or 0) + toughness
 
         layer = 7.3 if (power or toughness) else 6
-        self.add_effect(Effect(layer, self._tick(), applies, modify, duration))
+        self.add_effect(Effect(layer, self._tick(), None, modify, duration, target=target))
 
     def extra_turns_for(self, name: str, count: int) -> None:
         for _ in range(count):

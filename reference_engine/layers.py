@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from reference_engine.cardimpl import CONTROL, AbilitySpec, PlayerRules, StaticSpec
-from reference_engine.constants import BATTLEFIELD
+from reference_engine.constants import BATTLEFIELD, STACK
 from reference_engine.objects import Chars, Effect, GameObject
 
 if TYPE_CHECKING:
@@ -100,6 +100,11 @@ class LayersMixin:
                 delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
                 chars.power += delta
                 chars.toughness = (chars.toughness or 0) + delta
+        elif obj.zone == STACK and self.effects:
+            # A spell has characteristics too; effects of resolved spells may change them.
+            for resolved in sorted(self.effects, key=lambda e: (e.layer, e.timestamp)):
+                if resolved.applies(obj):
+                    resolved.modify(chars)
         if "Creature" not in chars.types:
             chars.power = chars.toughness = None
         impl = obj.impl

@@ -143,17 +143,23 @@ class Effect:
     characteristics; ``layer`` orders it among other effects, then ``timestamp``.
     """
 
-    __slots__ = ("applies", "duration", "layer", "modify", "source", "timestamp")
+    __slots__ = ("applies", "duration", "layer", "modify", "source", "target", "timestamp")
 
-    def __init__(self, layer: float, timestamp: int, applies: Callable[[GameObject], bool],
-                 modify: Callable[[Chars], None], duration: str, source: int | None = None
-                 ) -> None:
+    def __init__(self, layer: float, timestamp: int, applies: Callable[[GameObject], bool] | None,
+                 modify: Callable[[Chars], None], duration: str, source: int | None = None,
+                 target: int | None = None) -> None:
         self.layer = layer
         self.timestamp = timestamp
-        self.applies = applies
+        # An effect on one object names it by ``target``; a spell's target follows it onto
+        # the battlefield (2004 213.5, modern 400.7a).
+        self.applies = applies if applies is not None else self._on_target
         self.modify = modify
-        self.duration = duration  # "turn" or "combat"
+        self.duration = duration  # "turn", "combat", or "object" (while it stays that object)
         self.source = source
+        self.target = target
+
+    def _on_target(self, obj: GameObject) -> bool:
+        return obj.id == self.target
 
 
 class PendingTrigger:
