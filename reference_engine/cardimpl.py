@@ -30,8 +30,8 @@ CONTROL, TYPE, COLOR, ABILITY, PT_CDA, PT_SET, PT_MODIFY = 2, 4, 5, 6, 7.1, 7.2,
 class TargetSpec:
     """One target. ``kind`` says where candidates come from: ``creature_or_player``
     (also planeswalkers in the modern edition), ``creature``, ``player``, ``permanent``,
-    ``spell``, ``land``, ``card_in_graveyard``. ``allows(game, controller, candidate)``
-    restricts further."""
+    ``spell``, ``spell_or_permanent``, ``land``, ``card_in_graveyard``.
+    ``allows(game, controller, candidate)`` restricts further."""
 
     kind: str
     allows: Callable[[Game, str, Any], bool] | None = None
@@ -57,6 +57,7 @@ class AbilitySpec:
     produces: tuple[str, ...] | None = None
     any_color: bool = False
     sorcery_speed: bool = False
+    during_combat: bool = False  # "Activate only during combat"
     equip: bool = False  # an equip ability: attach to target creature you control
     #: the object whose static ability grants this ability (its name in the text means it)
     granted_by: int | None = None

@@ -334,7 +334,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def move(self, obj: GameObject, to: int, *, controller: str | None = None,
              bottom: bool = False, cause: str | None = None, attach: int | str | None = None,
-             exiled_with: int | None = None, face_down: bool = False) -> GameObject | None:
+             exiled_with: int | None = None, face_down: bool = False,
+             from_top: int | None = None) -> GameObject | None:
         """Move ``obj`` to zone ``to``; the result is a new object with a new id (217.1c,
         400.7). An instant or sorcery that would enter the battlefield stays (217.1a, 400.4a)
         and None is returned. Libraries, hands and graveyards are always the owner's."""
@@ -385,7 +386,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self._entry_choices.append(new)
         destination = self.zone_list(new)
         if destination is not None:
-            if bottom:
+            if from_top is not None and to == LIBRARY:
+                # "Nth from the top" of a library with fewer than N cards: the bottom (401.7).
+                index = len(destination) - (from_top - 1)
+                destination.insert(max(index, 0) if len(destination) >= from_top else 0, new)
+            elif bottom:
                 destination.insert(0, new)
             else:
                 destination.append(new)
@@ -679,6 +684,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             found = list(PLAYERS)
         elif kind == "spell":
             found = [item.id for item in self.stack if item.kind == "spell"]
+        elif kind == "spell_or_permanent":
+            found = [item.id for item in self.stack if item.kind == "spell"]
+            found += [o.id for o in self.live()]
         elif kind == "card_in_graveyard":
             found = [o.id for name in PLAYERS for o in self.players[name].graveyard]
         else:
@@ -717,6 +725,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if value is None:
             return False
         kind = spec.kind
+        if kind == "spell_or_permanent":
+            kind = "spell" if isinstance(value, StackItem) else "permanent"
         if kind == "spell":
             if not isinstance(value, StackItem) or value.kind != "spell":
                 return False
@@ -1442,6 +1452,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                                         and not self.has(obj, "haste"))):
             return False
         if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
+            return False
+        if spec.during_combat and PHASE_OF_STEP[self.step] != COMBAT:
             return False
         if spec.loyalty is not None:
             if obj.loyalty_used == self.turn:

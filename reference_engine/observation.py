@@ -51,7 +51,7 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
         "pending": pending,
         "players": players,
         "battlefield": [permanent(game, o, viewer) for o in game.battlefield],
-        "stack": [stack_object(item) for item in reversed(game.stack)],
+        "stack": [stack_object(game, item) for item in reversed(game.stack)],
         "exile": [_visible(game, o, viewer) for o in game.exile],
     }
     for zone, objects in game.zones_extra.items():
@@ -114,8 +114,8 @@ def permanent(game: Game, obj: GameObject, viewer: str | None = None) -> dict[st
     return base
 
 
-def stack_object(item: StackItem) -> dict[str, Any]:
-    return {
+def stack_object(game: Game, item: StackItem) -> dict[str, Any]:
+    out = {
         "id": item.id,
         "kind": item.kind,
         "card": item.source_card,
@@ -126,4 +126,11 @@ def stack_object(item: StackItem) -> dict[str, Any]:
                     for t in item.targets],
         "x": item.x,
     }
+    if item.obj is not None:
+        # A spell has the characteristics of its card, as effects leave them (217.6c, 405.4).
+        described = card(game, item.obj)
+        for key in ("types", "supertypes", "subtypes", "colors", "mana_cost", "mana_value",
+                    "power", "toughness"):
+            out[key] = described[key]
+    return out
 

@@ -458,3 +458,52 @@ def test_loss_replacement_without_conflict_just_exiles():
     o = t.obs()
     assert (o["result"]["over"], o["players"]["A"]["life"]) == (False, 20)
     assert [c["card"] for c in o["exile"]] == ["Exquisite Archangel"]
+
+
+# -- durations, spells changed on the stack, Nth from the top -------------------------------------
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_jade_statue_is_a_creature_until_end_of_combat_only_during_combat(edition):
+    t = table(edition, a={"mana_pool": {"C": 2}},
+              battlefield=[h("statue", "Jade Statue", controller="A")])
+    reason = t.illegal("activate", "A", card="statue", ability=0)
+    assert reason == "cannot_pay"  # not during combat: not activatable (no legal action)
+    t.advance("beginning_of_combat")
+    t.engine.game.players["A"].pool[5] = 2
+    t.do("activate", "A", card="statue", ability=0)
+    resolve(t)
+    statue = t.find("statue")
+    assert statue["types"] == ["Artifact", "Creature"] and statue["subtypes"] == ["Golem"]
+    assert (statue["power"], statue["toughness"]) == (3, 6)
+    t.advance("end_of_combat")
+    assert t.find("statue")["power"] == 3  # still, during the end-of-combat step (300.4)
+    t.advance("postcombat_main")
+    assert t.find("statue")["types"] == ["Artifact"]  # gone as the combat phase ended
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_change_to_a_spell_carries_over_to_the_permanent(edition):
+    t = table(edition, a={"hand": [h("gd", "Gravedigger")], "mana_pool": {"B": 4}},
+              b={"hand": [h("lace", "Purelace")], "mana_pool": {"W": 1}})
+    t.do("cast", "A", card="gd")
+    t.do("pass", "A")
+    t.do("cast", "B", card="lace", targets=["gd"])
+    assert t.find("gd")["colors"] == ["B"]
+    resolve(t)
+    assert t.find("gd")["colors"] == ["W"]  # the spell is white now
+    resolve(t)
+    permanent = t.find("gd")
+    assert permanent in t.obs()["battlefield"]
+    assert permanent["colors"] == ["W"]  # and so is the permanent (213.5, 400.7a)
+
+
+@pytest.mark.parametrize(("library", "position"), [(3, 1), (1, 1), (0, 0)])
+def test_nth_from_the_top_of_a_short_library_is_the_bottom(library, position):
+    t = table("modern", a={"hand": [h("oust", "Oust")], "mana_pool": {"W": 1}},
+              b={"library": ["Island"] * library},
+              battlefield=[h("bears", "Grizzly Bears", controller="B")])
+    t.do("cast", "A", card="oust", targets=["bears"])
+    resolve(t)
+    cards = t.cards(t.player("B")["library"])
+    assert cards.index("Grizzly Bears") == position  # second from the top, or the bottom
+    assert t.player("B")["life"] == 23

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from reference_engine.cardimpl import (
     ABILITY,
+    COLOR,
     CONTROL,
     PT_MODIFY,
     PT_SET,
@@ -342,3 +343,42 @@ def _swamps_you_control(game: Game, obj: GameObject) -> tuple[int, int]:
 
 
 register(CardImpl("Nightmare", keywords=frozenset(("flying",)), cda=_swamps_you_control))
+
+
+# -- durations: until end of combat (300.4) ------------------------------------------------------
+
+
+def _jade_statue(game: Game, item: StackItem) -> None:
+    statue = item.source
+    if statue is None or statue.id not in game.objects:
+        return
+
+    def types(chars: Chars) -> None:
+        add_types(chars, "Artifact", "Creature", subtypes=("Golem",))
+
+    def pt(chars: Chars) -> None:
+        set_pt(chars, 3, 6)
+
+    game.add_effect(Effect(TYPE, game._tick(), None, types, "combat", target=statue.id))
+    game.add_effect(Effect(PT_SET, game._tick(), None, pt, "combat", target=statue.id))
+
+
+register(CardImpl("Jade Statue", abilities=(
+    AbilitySpec("{2}: Jade Statue becomes a 3/6 Golem artifact creature until end of combat. "
+                "Activate only during combat.", cost=parse_cost("{2}"), during_combat=True,
+                effect=_jade_statue),
+)))
+
+# -- a change made to a spell carries over to the permanent (213.5, 400.7a) ----------------
+
+
+def _purelace(game: Game, item: StackItem) -> None:
+    def white(chars: Chars) -> None:
+        chars.colors = ("W",)
+
+    for target in game.legal_targets_of(item):
+        game.add_effect(Effect(COLOR, game._tick(), None, white, "object", target=target))
+
+
+register(CardImpl("Purelace", spell=SpellSpec(
+    (TargetSpec("spell_or_permanent", text="target spell or permanent"),), _purelace)))

@@ -24,7 +24,7 @@ from reference_engine.cards.common import (
     on_battlefield,
     token_card,
 )
-from reference_engine.constants import GRAVEYARD, HAND
+from reference_engine.constants import GRAVEYARD, HAND, LIBRARY
 from reference_engine.mana import parse_cost
 from spec.cardpool import CardData
 
@@ -174,3 +174,15 @@ register(CardImpl("Elspeth, Knight-Errant", loyalty=4, abilities=(
     AbilitySpec('-8: You get an emblem with "Artifacts, creatures, enchantments, and lands '
                 'you control have indestructible."', loyalty=-8, effect=_emblem),
 )))
+
+
+def _oust(game: Game, item: StackItem) -> None:
+    for target in game.legal_targets_of(item):
+        creature = game.objects[target]
+        controller = creature.controller
+        # "Second from the top"; with too few cards, the bottom (401.7).
+        game.move(creature, LIBRARY, from_top=2, cause="oust")
+        game.gain_life(controller, 3)
+
+
+register(CardImpl("Oust", spell=SpellSpec((CREATURE,), _oust)))
