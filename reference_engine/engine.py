@@ -21,8 +21,8 @@ from spec.cardpool import default_pool
 
 PROTOCOL_VERSION = 1
 CAPABILITIES = (
-    "setup.start", "setup.state", "setup.library_order", "actions.legal", "observe.stack",
-    "observe.events", "observe.view",
+    "setup.start", "setup.state", "setup.library_order", "setup.ante", "actions.legal",
+    "observe.stack", "observe.events", "observe.view",
 )
 
 

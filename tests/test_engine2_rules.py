@@ -507,3 +507,15 @@ def test_nth_from_the_top_of_a_short_library_is_the_bottom(library, position):
     cards = t.cards(t.player("B")["library"])
     assert cards.index("Grizzly Bears") == position  # second from the top, or the bottom
     assert t.player("B")["life"] == 23
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_seeded_start_checks_decks_against_a_format(edition):
+    legal = {"A": ["Forest"] * 56 + ["Grizzly Bears"] * 4, "B": ["Island"] * 60}
+    Table(edition, {"start": "game", "seed": 1, "decks": legal, "format": "constructed"})
+    short = {"A": ["Forest"] * 59, "B": ["Island"] * 60}
+    with pytest.raises(BadRequestError, match=r"setup\.decks\.A: illegal deck: 59 cards"):
+        Table(edition, {"start": "game", "seed": 1, "decks": short, "format": "constructed"})
+    Table(edition, {"start": "game", "seed": 1, "decks": {"A": ["Forest"] * 40,
+                                                          "B": ["Island"] * 40},
+                    "format": "limited"})
