@@ -519,3 +519,36 @@ def test_a_seeded_start_checks_decks_against_a_format(edition):
     Table(edition, {"start": "game", "seed": 1, "decks": {"A": ["Forest"] * 40,
                                                           "B": ["Island"] * 40},
                     "format": "limited"})
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_card_playable_any_time_you_could_play_an_instant_needs_only_priority(edition):
+    t = table(edition, "upkeep", active="B", a={"hand": [h("kavu", "Raging Kavu")],
+                                                "mana_pool": {"R": 1, "G": 1, "C": 1}})
+    t.do("pass", "B")
+    t.do("cast", "A", card="kavu")  # in the opponent's upkeep (212.5e)
+    resolve(t)
+    assert t.find("kavu")["controller"] == "A"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_source_named_by_a_type_is_a_source_of_that_type(edition):
+    t = table(edition, "beginning_of_combat", active="B", a={"mana_pool": {"C": 2}},
+              battlefield=[h("cop", "Circle of Protection: Artifacts", controller="A"),
+                           h("thopter", "Ornithopter", controller="B"),
+                           h("march", "March of the Machines", controller="B"),
+                           h("stone", "Mind Stone", controller="B"),
+                           h("bears", "Grizzly Bears", controller="B")])
+    t.do("pass", "B")
+    t.do("activate", "A", card="cop", ability=0)
+    resolve(t)
+    choices = {a["choice"] for a in t.legal() if a["action"] == "choose"}
+    # Artifact sources only (200.9c): the Thopter and the animated Mind Stone, not the Bears.
+    assert choices == {t.id("thopter"), t.id("stone")}
+    t.do("choose", "A", choice=t.id("stone"))
+    t.advance("declare_attackers")
+    t.do("attack", "B", card="stone")
+    t.do("attack", "B", card="bears")
+    t.do("done", "B")
+    t.advance("end_of_combat")
+    assert t.player("A")["life"] == 18  # the Stone's 2 prevented, the Bears' 2 dealt

@@ -71,23 +71,34 @@ register(CardImpl("Drudge Skeletons", abilities=(
 )))
 
 
-def _circle_of_protection(game: Game, item: StackItem) -> Iterator[Any]:
-    # "The next time a red source of your choice would deal damage to you this turn":
-    # the source is chosen on resolution, not targeted.
-    sources = [o.id for o in game.live() if "R" in game.chars(o).colors]
-    sources += [s.id for s in game.stack if s.kind == "spell" and s.obj is not None
-                and "R" in game.chars(s.obj).colors]
-    if not sources:
-        return
-    chosen = yield from game.choose(item.controller, "choose_source", sources,
-                                    {"color": "R"})
-    game.shield_from(item.controller, chosen)
+def _circle_of_protection(quality: str) -> Any:
+    """"The next time a [quality] source of your choice would deal damage to you this turn,
+    prevent that damage": the source is chosen on resolution, not targeted; a source is any
+    object with that colour (or, named with a type, of that type: 200.9c)."""
+    def matches(chars: Any) -> bool:
+        return quality in chars.colors or quality in chars.types
+
+    def effect(game: Game, item: StackItem) -> Iterator[Any]:
+        sources = [o.id for o in game.live() if matches(game.chars(o))]
+        sources += [s.id for s in game.stack if s.kind == "spell" and s.obj is not None
+                    and matches(game.chars(s.obj))]
+        if not sources:
+            return
+        chosen = yield from game.choose(item.controller, "choose_source", sources,
+                                        {"quality": quality})
+        game.shield_from(item.controller, chosen)
+    return effect
 
 
 register(CardImpl("Circle of Protection: Red", abilities=(
     AbilitySpec("{1}: The next time a red source of your choice would deal damage to you this "
                 "turn, prevent that damage.", cost=parse_cost("{1}"),
-                effect=_circle_of_protection),
+                effect=_circle_of_protection("R")),
+)))
+register(CardImpl("Circle of Protection: Artifacts", abilities=(
+    AbilitySpec("{2}: The next time an artifact source of your choice would deal damage to you "
+                "this turn, prevent that damage.", cost=parse_cost("{2}"),
+                effect=_circle_of_protection("Artifact")),
 )))
 
 register(CardImpl("Think Twice", spell=SpellSpec((), draw(1)),

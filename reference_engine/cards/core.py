@@ -41,6 +41,7 @@ for _name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Snow-Covered F
               "Tropical Island", "Grizzly Bears", "Savannah Lions", "Hill Giant"):
     _vanilla(_name)
 _vanilla("Raging Goblin", "haste")
+_vanilla("Raging Kavu", "haste", "flash")  # 2004: "any time you could play an instant"
 _vanilla("Ornithopter", "flying")
 
 
