@@ -83,7 +83,7 @@ class Action(NamedTuple):
         if not isinstance(value, dict):
             raise BadRequestError("an action must be a JSON object")
         kind = value.get("action")
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise BadRequestError(f"action: unknown kind {kind!r}")
         player = value.get("player")
         if player not in PLAYERS:

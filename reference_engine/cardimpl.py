@@ -69,7 +69,8 @@ class TriggerSpec:
     creature enters), ``dies`` (this is put into a graveyard from the battlefield),
     ``leaves`` (this leaves the battlefield), ``step`` (the beginning of ``step``; ``whose``
     says of which player's turn: ``controller`` or ``each``), ``tapped`` (this becomes
-    tapped), ``attacks`` (this attacks), ``unblocked`` (this attacks and isn't blocked).
+    tapped), ``tapped_for_mana`` (it is tapped for mana), ``attacks`` (this attacks),
+    ``unblocked`` (this attacks and isn't blocked).
     ``condition(game, source, event)`` filters; ``optional`` is a "may"."""
 
     event: str
@@ -145,7 +146,6 @@ class CardImpl:
     #: "If you would lose the game, instead exile this and your life total becomes your
     #: starting life total" (Exquisite Archangel)
     loss_replacement: bool = False
-    notes: str = ""
 
 
 REGISTRY: dict[str, CardImpl] = {}

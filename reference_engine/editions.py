@@ -58,7 +58,6 @@ class Game2004(Game):
                 self._hand_into_library(name)
                 player.mulligans += 1
                 self.draw(name, size)
-            player.kept = True
 
     def _token_owner(self, creator: str, receiver: str) -> str:
         return creator  # the controller of the spell or ability that made it (200.4a)
@@ -146,8 +145,6 @@ class GameModern(Game):
                 action = yield Decision("mulligan", name, options)
                 if action.kind == "mulligan":
                     again.append(name)
-                else:
-                    player.kept = True
             for name in again:
                 self._hand_into_library(name)
                 self.players[name].mulligans += 1

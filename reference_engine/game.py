@@ -654,8 +654,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._events.append(("shield", player, source))
 
     def ante_object(self, obj: GameObject) -> GameObject | None:
-        """Move an object to the ante zone; only its owner may do so (217.9d, 407.4)."""
-        if "ante" not in self.zones_extra:
+        """Move an object to the ante zone; only its owner may do so (217.9d, 407.4), and
+        only in a game played for ante (217.9c, 407.3)."""
+        if not self.playing_for_ante:
             return None
         return self.move(obj, ANTE, cause="ante")
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 class Player:
     __slots__ = (
-        "cant_play_lands_turn", "drew_from_empty", "graveyard", "hand", "kept", "land_plays",
+        "cant_play_lands_turn", "drew_from_empty", "graveyard", "hand", "land_plays",
         "lands_played", "last_turn", "library", "life", "max_hand_size", "mulligans", "name",
         "poison", "pool", "sideboard",
     )
@@ -36,7 +36,6 @@ class Player:
         self.drew_from_empty = False
         self.last_turn = 0  # number of this player's most recent turn
         self.mulligans = 0
-        self.kept = False
         self.cant_play_lands_turn = 0  # "can't play lands this turn" (Turf Wound)
 
 

@@ -1,9 +1,11 @@
 """Self-play: random legal games, for speed measurement and robustness.
 
     python -m reference_engine.selfplay --games 200 --seed 1 --edition cr2004 --json
+    python -m reference_engine.selfplay --games 200 --seed 1 --edition modern --decks pool
 
-Each game builds two random decks from the card pool (by the seed), then both players choose
-uniformly among the legal actions until the game ends. The JSON summary has ``games``,
+Each game builds two random two-colour decks (by the seed) from the core cards or, with
+``--decks pool``, from the whole pool; then both players choose uniformly among the legal
+actions (conceding only rarely) until the game ends. The JSON summary has ``games``,
 ``actions``, ``seconds``, ``actions_per_second``, ``results`` (wins, draws, by reason),
 ``errors`` and ``trace_sha256`` (a hash of every game's action sequence and final
 observation): the same seed gives the same hash.

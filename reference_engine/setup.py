@@ -23,7 +23,7 @@ from reference_engine.constants import (
     ZONE_BY_NAME,
     other,
 )
-from reference_engine.decks import deck_problems
+from reference_engine.decks import FORMATS, deck_problems
 from reference_engine.editions import EDITION_GAMES
 from reference_engine.errors import BadRequestError, UnsupportedError
 from reference_engine.game import PERMANENT_TYPES, Game
@@ -140,6 +140,8 @@ class _Builder:
         if not isinstance(ante, bool):
             raise BadRequestError("setup.ante: must be true or false")
         fmt = setup.get("format")
+        if fmt is not None and fmt not in FORMATS:
+            raise BadRequestError(f"setup.format: {fmt!r} is not constructed or limited")
         for name in PLAYERS:
             names = [o.card.name for o in game.players[name].library]
             problems = deck_problems(names, fmt or "limited", self.edition, ante=ante)
@@ -180,7 +182,7 @@ class _Builder:
         if active not in PLAYERS:
             raise BadRequestError(f"setup.turn.active: {active!r} is not A or B")
         step_name = turn.get("step", "precombat_main")
-        step = STEP_BY_NAME.get(step_name)
+        step = STEP_BY_NAME.get(step_name) if isinstance(step_name, str) else None
         if step is None or step in NO_PRIORITY_STEPS:
             raise BadRequestError(
                 f"setup.turn.step: {step_name!r} is not a step in which players get priority"
@@ -201,6 +203,7 @@ class _Builder:
         for item, where in self.entries(setup.get("battlefield"), "setup.battlefield",
                                         _PERMANENT_KEYS):
             self.permanent(item, where)
+        game.playing_for_ante = bool(setup.get("ante"))
         for zone_name in ("exile", "ante", "command", "phased_out"):
             value = setup.get(zone_name)
             if value is None:

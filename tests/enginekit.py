@@ -120,6 +120,22 @@ class Table:
             self.pass_priority()
         raise AssertionError(f"did not reach {step} within {limit} actions")
 
+    def attack(self, *handles: str) -> None:
+        """Go on to the active player's declaration of attackers and declare ``handles``."""
+        self.advance("declare_attackers")
+        player = self.obs()["turn"]["active"]
+        for handle in handles:
+            self.do("attack", player, card=handle)
+        self.do("done", player)
+
+    def block(self, blocks: dict[str, str]) -> None:
+        """Go on to the declaration of blockers and declare ``{blocker: attacker}``."""
+        self.advance("declare_blockers")
+        player = self.obs()["pending"]["player"]
+        for blocker, attacker in blocks.items():
+            self.do("block", player, card=blocker, attacker=attacker)
+        self.do("done", player)
+
     # observing ------------------------------------------------------------------------------------
     def obs(self, player: str | None = None) -> dict[str, Any]:
         return self.engine.observe(player)

@@ -226,10 +226,7 @@ def test_kicker_is_remembered_by_the_permanent(edition):
 def test_poison_counters_from_swamp_mosquito_and_from_infect():
     t = table("cr2004", "beginning_of_combat", b={"poison": 9},
               battlefield=[h("mosq", "Swamp Mosquito", controller="A")])
-    t.pass_priority()
-    t.pass_priority()
-    t.do("attack", "A", card="mosq")
-    t.do("done", "A")
+    t.attack("mosq")
     t.advance("declare_blockers")
     while not t.obs()["result"]["over"]:
         t.pass_priority()
@@ -237,10 +234,7 @@ def test_poison_counters_from_swamp_mosquito_and_from_infect():
     t = table("modern", "beginning_of_combat",
               battlefield=[h("stinger", "Plague Stinger", controller="A"),
                            h("bears", "Grizzly Bears", controller="B")])
-    t.pass_priority()
-    t.pass_priority()
-    t.do("attack", "A", card="stinger")
-    t.do("done", "A")
+    t.attack("stinger")
     t.advance("end_of_combat")
     assert (t.player("B")["poison"], t.player("B")["life"]) == (1, 20)
 

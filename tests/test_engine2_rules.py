@@ -189,10 +189,7 @@ def test_face_down_exile_is_hidden_and_linked_to_its_exiler():
     t = table("modern", "beginning_of_combat", a={"mana_pool": {"R": 1},
                                                   "library": [h("secret", "Fireball")]},
               battlefield=[h("courier", "Bomat Courier", controller="A")])
-    t.pass_priority()
-    t.pass_priority()
-    t.do("attack", "A", card="courier")
-    t.do("done", "A")
+    t.attack("courier")
     resolve(t)
     for viewer in ("A", "B"):
         assert t.obs(viewer)["exile"] == [{"hidden": True}]  # nobody may look (406.3)
@@ -337,13 +334,8 @@ def test_2004_sacrifice_in_response_to_combat_damage():
     t = table("cr2004", "beginning_of_combat",
               battlefield=[h("fanatic", "Mogg Fanatic", controller="A"),
                            h("bears", "Grizzly Bears", controller="B")])
-    t.pass_priority()
-    t.pass_priority()
-    t.do("attack", "A", card="fanatic")
-    t.do("done", "A")
-    t.advance("declare_blockers")
-    t.do("block", "B", card="bears", attacker="fanatic")
-    t.do("done", "B")
+    t.attack("fanatic")
+    t.block({"bears": "fanatic"})
     t.advance("combat_damage")
     assert [s["kind"] for s in t.obs()["stack"]] == ["combat_damage"]
     t.do("activate", "A", card="fanatic", ability=0, targets=["bears"])  # sacrificed now
@@ -358,13 +350,8 @@ def test_modern_has_no_window_between_assigning_and_dealing_combat_damage():
     t = table("modern", "beginning_of_combat",
               battlefield=[h("fanatic", "Mogg Fanatic", controller="A"),
                            h("bears", "Grizzly Bears", controller="B")])
-    t.pass_priority()
-    t.pass_priority()
-    t.do("attack", "A", card="fanatic")
-    t.do("done", "A")
-    t.advance("declare_blockers")
-    t.do("block", "B", card="bears", attacker="fanatic")
-    t.do("done", "B")
+    t.attack("fanatic")
+    t.block({"bears": "fanatic"})
     t.advance("combat_damage")
     assert t.obs()["stack"] == []
     assert t.cards(t.player("A")["graveyard"]) == ["Mogg Fanatic"]  # already dead

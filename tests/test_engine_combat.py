@@ -73,11 +73,8 @@ def test_blocked_creatures_deal_damage_to_each_other(edition):
     t = table(edition, [h("giant", "Hill Giant", controller="A"),
                         h("bears", "Grizzly Bears", controller="B")])
     to_attackers(t)
-    t.do("attack", "A", card="giant")
-    t.do("done", "A")
-    t.advance("declare_blockers")
-    t.do("block", "B", card="bears", attacker="giant")
-    t.do("done", "B")
+    t.attack("giant")
+    t.block({"bears": "giant"})
     t.advance("end_of_combat")
     assert t.cards(t.player("B")["graveyard"]) == ["Grizzly Bears"]
     assert t.find("giant")["damage"] == 2
@@ -89,9 +86,7 @@ def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
     t = table(edition, [h("giant", "Hill Giant", controller="A"),
                         h("lions", "Savannah Lions", controller="B"),
                         h("bears", "Grizzly Bears", controller="B")])
-    to_attackers(t)
-    t.do("attack", "A", card="giant")
-    t.do("done", "A")
+    t.attack("giant")
     t.advance("declare_blockers")
     t.do("block", "B", card="lions", attacker="giant")
     t.do("block", "B", card="bears", attacker="giant")
@@ -110,11 +105,8 @@ def test_2004_combat_damage_goes_on_the_stack_and_players_get_priority():
                          h("giant", "Hill Giant", controller="B")],
               hand_a=[h("growth", "Giant Growth")], pool_a={"G": 1})
     to_attackers(t)
-    t.do("attack", "A", card="bears")
-    t.do("done", "A")
-    t.advance("declare_blockers")
-    t.do("block", "B", card="giant", attacker="bears")
-    t.do("done", "B")
+    t.attack("bears")
+    t.block({"giant": "bears"})
     t.advance("combat_damage")
     o = t.obs()
     assert [s["kind"] for s in o["stack"]] == ["combat_damage"]
@@ -134,9 +126,7 @@ def test_2004_combat_damage_goes_on_the_stack_and_players_get_priority():
 def test_2004_combat_damage_is_dealt_even_if_the_source_leaves_play():
     t = table("cr2004", [h("giant", "Hill Giant", controller="A")],
               hand_b=[h("un", "Unsummon")], pool_b={"U": 1})
-    to_attackers(t)
-    t.do("attack", "A", card="giant")
-    t.do("done", "A")
+    t.attack("giant")
     t.advance("combat_damage")
     t.do("pass", "A")
     t.do("cast", "B", card="un", targets=["giant"])
@@ -150,9 +140,7 @@ def test_2004_combat_damage_is_dealt_even_if_the_source_leaves_play():
 
 def test_modern_combat_damage_is_dealt_at_once_without_the_stack():
     t = table("modern", [h("bears", "Grizzly Bears", controller="A")])
-    to_attackers(t)
-    t.do("attack", "A", card="bears")
-    t.do("done", "A")
+    t.attack("bears")
     t.advance("combat_damage")
     o = t.obs()
     assert o["stack"] == []
@@ -163,9 +151,7 @@ def test_modern_combat_damage_is_dealt_at_once_without_the_stack():
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_combat_status_ends_with_the_combat_phase(edition):
     t = table(edition, [h("bears", "Grizzly Bears", controller="A")])
-    to_attackers(t)
-    t.do("attack", "A", card="bears")
-    t.do("done", "A")
+    t.attack("bears")
     t.advance("postcombat_main")
     bears = t.find("bears")
     assert bears["attacking"] is False and bears["tapped"] is True
@@ -174,9 +160,7 @@ def test_combat_status_ends_with_the_combat_phase(edition):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_lethal_combat_damage_ends_the_game(edition):
     t = table(edition, [h("giant", "Hill Giant", controller="A")], life_b=3)
-    to_attackers(t)
-    t.do("attack", "A", card="giant")
-    t.do("done", "A")
+    t.attack("giant")
     for _ in range(6):
         if t.obs()["result"]["over"]:
             break
@@ -194,11 +178,8 @@ def test_negative_power_deals_no_damage(edition):
     t.engine.game.pump_until_end_of_turn(t.id("giant"), -5, 0)
     assert t.find("giant")["power"] == -2
     to_attackers(t)
-    t.do("attack", "A", card="giant")
-    t.do("done", "A")
-    t.advance("declare_blockers")
-    t.do("block", "B", card="bears", attacker="giant")
-    t.do("done", "B")
+    t.attack("giant")
+    t.block({"bears": "giant"})
     t.advance("end_of_combat")
     assert t.find("bears")["damage"] == 0
     assert t.find("giant")["damage"] == 2
