@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from conformance import paths
+from conformance.needs import Payment
 
 StepKind = Literal["do", "expect", "expect_illegal", "advance"]
 
@@ -57,8 +58,13 @@ class Case:
     base_id: str = ""
     params: dict[str, Any] | None = None
     needs: frozenset[str] = field(default=frozenset())
+    #: set when an action names its mana sources: the forms of payment that can carry it
+    payment: Payment | None = None
+    #: card names and stand-in tokens (``<bear>``) of the setup
     cards: frozenset[str] = field(default=frozenset())
     handles: frozenset[str] = field(default=frozenset())
+    #: the card (or stand-in token) each handle names
+    handle_cards: dict[str, str] = field(default_factory=dict)
 
     @property
     def location(self) -> str:
@@ -68,19 +74,21 @@ class Case:
         return self.quote if isinstance(self.quote, str) else self.quote.get(rule, "")
 
 
-def setup_cards(setup: dict[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
-    """The card names a setup uses, and the handles it names."""
+def setup_cards(setup: dict[str, Any]) -> tuple[frozenset[str], dict[str, str]]:
+    """The card names a setup uses, and the card each of its handles names."""
     cards: set[str] = set()
-    handles: set[str] = set()
+    handles: dict[str, str] = {}
 
     def visit(entries: Any) -> None:
-        for entry in entries or ():
+        if not isinstance(entries, list):
+            return
+        for entry in entries:
             if isinstance(entry, str):
                 cards.add(entry)
             elif isinstance(entry, dict) and isinstance(entry.get("card"), str):
                 cards.add(entry["card"])
                 if isinstance(entry.get("handle"), str):
-                    handles.add(entry["handle"])
+                    handles[entry["handle"]] = entry["card"]
 
     for group in ("decks", "sideboards", "players"):
         for player in (setup.get(group) or {}).values():
@@ -89,19 +97,6 @@ def setup_cards(setup: dict[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
                     visit(player.get(zone))
             else:
                 visit(player)
-    for zone in ("battlefield", "exile"):
+    for zone in ("battlefield", "exile", "ante", "command", "phased_out"):
         visit(setup.get(zone))
-    return frozenset(cards), frozenset(handles)
-
-
-def implied_needs(setup: dict[str, Any], steps: tuple[Step, ...]) -> frozenset[str]:
-    """Capabilities a case needs by its very shape, whether or not it lists them."""
-    needs = {"setup.start" if "start" in setup else "setup.state"}
-    if setup.get("ante"):
-        needs.add("setup.ante")
-    for step in steps:
-        if step.view:
-            needs.add("observe.view")
-        if any(check.path.root == "stack" for check in step.checks):
-            needs.add("observe.stack")
-    return frozenset(needs)
+    return frozenset(cards), handles

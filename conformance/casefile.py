@@ -17,9 +17,11 @@ from typing import Any
 import yaml
 
 from conformance import paths, schemas
-from conformance.case import Case, Check, Step, implied_needs, setup_cards
+from conformance.case import Case, Check, Step, setup_cards
 from conformance.errors import InputError, Problem
+from conformance.needs import DERIVED, derive
 from conformance.protocol import CAPABILITIES, PLAYERS
+from spec.standins import parse_token, standins
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 SUFFIXES = (".yaml", ".yml")
@@ -233,7 +235,15 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
     problems: list[Problem] = []
     where = str(path)
     case_id = raw["id"]
-    values = {k: v for k, v in (params or {}).items() if k != "suffix"}
+    values = {k: v for k, v in (params or {}).items() if k not in ("suffix", "editions")}
+    editions = tuple(raw["editions"])
+    if params is not None and "editions" in params:
+        wanted = params["editions"]
+        editions = tuple(e for e in editions if e in wanted)
+        if not editions or set(wanted) - set(raw["editions"]):
+            problems.append(Problem(where, f"this entry's editions {wanted} must be some of the "
+                                    f"case's editions {list(raw['editions'])}",
+                                    _line(lines, (index, "params")), raw["id"], "params"))
     if params is not None:
         suffix = params.get("suffix") or "-".join(_slug(v) for v in values.values())
         case_id = f"{raw['id']}.{suffix}"
@@ -273,7 +283,13 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
     for top in schemas.iter_errors("protocol/setup.json", setup):
         for error in _setup_errors(top):
             problem(("setup", *error.absolute_path), f"not a valid setup: {_message(error)}")
-    cards, handles = setup_cards(setup)
+    cards, handle_cards = setup_cards(setup)
+    handles = frozenset(handle_cards)
+    for card in sorted(cards):
+        token = parse_token(card)
+        if token is not None and token not in standins():
+            problem(("setup",), f"unknown stand-in class {card} (known: "
+                    f"{', '.join(f'<{n}>' for n in standins())}; spec/standins.yaml)")
 
     for capability in raw.get("requires", ()):
         if capability not in CAPABILITIES:
@@ -312,10 +328,17 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
 
     steps_tuple = tuple(steps)
     requires = frozenset(raw.get("requires", ()))
+    derived = derive(setup, steps_tuple, handle_cards)
+    for capability in sorted(requires & DERIVED):
+        verdict = ("the case needs it, and says so by its shape: drop it"
+                   if capability in derived.capabilities else
+                   "yet the setup and steps do not need it (derived: "
+                   f"{', '.join(sorted(derived.capabilities))}): drop it or change the case")
+        problem(("requires",), f"{capability} is derived from the setup and steps, {verdict}")
     case = Case(
         id=case_id,
         rules=tuple(raw["rules"]),
-        editions=tuple(raw["editions"]),
+        editions=editions,
         quote=raw["quote"],
         summary=summary,
         requires=requires,
@@ -325,9 +348,11 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         line=_line(lines, (index,)),
         base_id=raw["id"],
         params=values if params is not None else None,
-        needs=requires | implied_needs(setup, steps_tuple),
+        needs=requires | derived.capabilities,
+        payment=derived.payment,
         cards=cards,
         handles=handles,
+        handle_cards=handle_cards,
     )
     return (None if problems else case), problems
 
@@ -346,6 +371,9 @@ def _check_action(action: dict[str, Any], cards: frozenset[str],
     for key in ("targets", "order"):
         for i, ref in enumerate(action.get(key, ())):
             refs.append((ref, (key, i), key == "targets"))
+    for i, entry in enumerate(action.get("pay_with") or ()):
+        ref = entry.get("card") if isinstance(entry, dict) else entry
+        refs.append((ref, ("pay_with", i), False))
     for ref, at, may_be_player in refs:
         if ref in handles or ref in cards or (may_be_player and ref in PLAYERS):
             continue

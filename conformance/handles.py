@@ -4,7 +4,10 @@ zones; and the translation of a case's actions into protocol actions.
 In a case's action, ``card``, ``attacker``, ``order`` and ``targets`` name objects by handle
 (``bolt``) or by card name (``Forest``: the first such card where the action looks for it:
 the actor's hand to play, cast or discard, the battlefield otherwise); in ``targets``, ``A``
-and ``B`` are the players; a ``choice`` that is a handle names that object.
+and ``B`` are the players; a ``choice`` that is a handle names that object; ``pay_with``
+names mana sources (a card name: the actor's first untapped one not named already), and
+comes out as ``[{"card": id, "ability"?, "choice"?}]`` for the runner to put in the form the
+engine takes.
 """
 
 from __future__ import annotations
@@ -24,17 +27,38 @@ class UnknownReference(Exception):
 
 
 class Handles:
-    """Handle -> current engine id, updated from ``zone_change`` events."""
+    """Handle -> current engine id, updated from ``zone_change`` events.
+
+    With an engine that keeps ids across zone changes (``observe.incarnation``), a handle names
+    an id *and* an incarnation: ``note_incarnations`` records them from the first observation,
+    and an object is the handle's only if both match.
+    """
 
     def __init__(self, ids: dict[str, Any]) -> None:
         self.current = dict(ids)
         self._handle_of = {_key(v): k for k, v in ids.items()}
+        self.incarnation: dict[str, Any] = {}
 
     def id(self, handle: str) -> Any:
         return self.current[handle]
 
     def __contains__(self, handle: object) -> bool:
         return handle in self.current
+
+    def matches(self, handle: str, obj: Any) -> bool:
+        """Whether an observed object is the one ``handle`` names now."""
+        if not isinstance(obj, dict) or obj.get("id") != self.current[handle]:
+            return False
+        known = self.incarnation.get(handle, _UNKNOWN)
+        return known is _UNKNOWN or obj.get("incarnation") == known
+
+    def note_incarnations(self, observation: dict[str, Any]) -> None:
+        """Record the incarnation of every handled object found in ``observation``."""
+        by_id = {_key(v): k for k, v in self.current.items()}
+        for obj in _objects(observation):
+            handle = by_id.get(_key(obj.get("id")))
+            if handle is not None and handle not in self.incarnation:
+                self.incarnation[handle] = obj.get("incarnation")
 
     def follow(self, events: list[Any]) -> None:
         for event in events:
@@ -47,6 +71,25 @@ class Handles:
             if handle is not None:
                 self.current[handle] = new
                 self._handle_of[_key(new)] = handle
+                if handle in self.incarnation:
+                    self.incarnation[handle] = event.get("incarnation")
+
+
+_UNKNOWN: Any = object()
+
+
+def _objects(observation: Any) -> list[dict[str, Any]]:
+    """Every object of an observation, in every zone."""
+    found: list[dict[str, Any]] = []
+    zones = [observation.get(z) for z in ("battlefield", "stack", "exile", "ante", "command",
+                                          "phased_out")]
+    for state in (observation.get("players") or {}).values():
+        if isinstance(state, dict):
+            zones.extend(state.get(z) for z in ("hand", "library", "graveyard"))
+    for zone in zones:
+        if isinstance(zone, list):
+            found.extend(o for o in zone if isinstance(o, dict) and "id" in o)
+    return found
 
 
 def _key(value: Any) -> Any:
@@ -79,6 +122,15 @@ def translate(action: dict[str, Any], handles: Handles,
                         for x in action["order"]]
     if "choice" in action:
         out["choice"] = _choice(action["choice"], handles)
+    if "pay_with" in action:
+        chosen: list[Any] = []
+        out["pay_with"] = []
+        for entry in action["pay_with"]:
+            source = dict(entry) if isinstance(entry, dict) else {"card": entry}
+            source["card"] = _object(source["card"], handles, observation, player,
+                                     "sources", exclude=chosen)
+            chosen.append(source["card"])
+            out["pay_with"].append(source)
     if "targets" in action:
         out["targets"] = [
             {"player": t} if t in PLAYERS and t not in handles
@@ -100,7 +152,7 @@ def _choice(value: Any, handles: Handles) -> Any:
 
 
 def _object(ref: str, handles: Handles, observation: Callable[[], dict[str, Any]],
-            player: str | None, zone: str) -> Any:
+            player: str | None, zone: str, exclude: list[Any] | None = None) -> Any:
     if ref in handles:
         return handles.id(ref)
     state = observation()
@@ -108,6 +160,12 @@ def _object(ref: str, handles: Handles, observation: Callable[[], dict[str, Any]
         places = [("hand of " + str(player), _zone(state, "players", player, "hand"))]
     elif zone == "battlefield":
         places = [("battlefield", state.get("battlefield") or [])]
+    elif zone == "sources":
+        # Untapped permanents of the payer first: a name may be listed once per source.
+        mine = [o for o in state.get("battlefield") or []
+                if isinstance(o, dict) and o.get("controller") == player
+                and o.get("id") not in (exclude or ())]
+        places = [(f"untapped permanents of {player}", [o for o in mine if not o.get("tapped")])]
     else:
         places = [("battlefield", state.get("battlefield") or []),
                   ("stack", state.get("stack") or [])]

@@ -111,11 +111,15 @@ class Mismatch(Exception):
         self.observed = observed
 
 
-def resolve(path: Path, observation: Any, handle_id: Callable[[str], Any]) -> Any:
+def resolve(path: Path, observation: Any, is_handle: Callable[[str, Any], bool], *,
+            full: bool = False) -> Any:
     """The value ``path`` selects, ``MISSING`` if a key is absent, a list for a selector.
+    ``is_handle(handle, obj)`` says whether an observed object is the one a handle names.
+    In a ``full`` observation (no player's view) a selector may not meet a hidden card.
 
     :raises Mismatch: the path goes through something it cannot (a key of a list of
         several objects, a key of a number).
+    :raises HiddenCards: a full observation hid cards the path selects among.
     """
     value = observation
     walked = ""
@@ -128,6 +132,8 @@ def resolve(path: Path, observation: Any, handle_id: Callable[[str], Any]) -> An
             if not isinstance(value, list):
                 raise Mismatch(f"{walked} is not a list, so {selector} selects nothing",
                                observed=value)
+            if full:
+                _no_hidden(walked, value)
             if selector.kind == "index":
                 index = int(selector.value)
                 if not -len(value) <= index < len(value):
@@ -137,10 +143,32 @@ def resolve(path: Path, observation: Any, handle_id: Callable[[str], Any]) -> An
                 value = [o for o in value
                          if isinstance(o, dict) and o.get("card") == selector.value]
             else:
-                wanted = handle_id(str(selector.value))
-                value = [o for o in value if isinstance(o, dict) and o.get("id") == wanted]
+                handle = str(selector.value)
+                value = [o for o in value if isinstance(o, dict) and is_handle(handle, o)]
             walked += str(selector)
     return value
+
+
+class HiddenCards(Mismatch):
+    """A full observation hid cards that a check needs to see: a full observation must show
+    every card (a ``fail``; an engine that cannot show libraries does not declare
+    ``observe.library``, and the cases that read them are skipped)."""
+
+
+def _hidden_count(value: Any) -> int:
+    if isinstance(value, dict):
+        return int(value.get("hidden") is True)
+    if isinstance(value, list):
+        return sum(1 for o in value if isinstance(o, dict) and o.get("hidden") is True)
+    return 0
+
+
+def _no_hidden(where: str, value: Any) -> None:
+    hidden = _hidden_count(value)
+    if hidden:
+        raise HiddenCards(f"{where}: the engine hid {hidden} card(s) in a full observation, "
+                          "which must show every card (an engine that cannot show libraries "
+                          "must not declare observe.library)", observed=f"{hidden} hidden")
 
 
 def _key(value: Any, key: str, walked: str) -> Any:
@@ -156,8 +184,12 @@ def _key(value: Any, key: str, walked: str) -> Any:
     raise Mismatch(f"{walked} is {_show(value)}, which has no .{key}", observed=value)
 
 
-def check(path: Path, expected: Any, value: Any) -> None:
-    """Raise ``Mismatch`` unless ``value`` (what ``path`` selected) satisfies ``expected``."""
+def check(path: Path, expected: Any, value: Any, *, full: bool = False) -> None:
+    """Raise ``Mismatch`` unless ``value`` (what ``path`` selected) satisfies ``expected``. In
+    a ``full`` observation, only a count (or a count of hidden cards) may meet a hidden card:
+    any other check of hidden cards raises ``HiddenCards``, never passes."""
+    if full and not (is_helper(expected) and set(expected) <= {"count", "hidden"}):
+        _no_hidden(path.text, value)
     # Helper keys check a selection; on a mapping (e.g. pending: {count: 1}) they are keys.
     if is_helper(expected) and not isinstance(value, dict):
         for helper, want in expected.items():

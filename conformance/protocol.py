@@ -1,4 +1,4 @@
-"""Protocol v1: the calls an engine answers, as small frozen command classes.
+"""Protocol 1.1: the calls an engine answers, as small frozen command classes.
 
 Each command class is tied by name to its schema, ``spec/schemas/protocol/<name>.json``
 (request and response in one file), and to the wire name ``<name>``. The same command runs
@@ -18,7 +18,11 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from conformance import __version__
 
-VERSION = 1
+VERSION = 1.1
+#: Protocol versions the harness speaks: 1.1 adds payment forms, finer capabilities, seeded
+#: starts with ordered decks, stand-in card lists per edition and object incarnations; a 1.0
+#: engine still works (it is taken to have what 1.0 made compulsory: ``LEGACY_IMPLIED``).
+VERSIONS = (1, 1.1)
 HARNESS = f"mtg-conformance {__version__}"
 PLAYERS = ("A", "B")
 
@@ -29,16 +33,56 @@ BAD_REQUEST = "bad_request"
 ENGINE_ERROR = "engine_error"
 ERROR_TYPES = (ILLEGAL_ACTION, UNSUPPORTED, BAD_REQUEST, ENGINE_ERROR)
 
-# How an engine can be driven and observed; never which rules it obeys.
+# How an engine can be driven and observed; never which rules it obeys. docs/protocol.md says
+# what each one promises; a case needs the ones its setup and steps imply (conformance.needs).
 CAPABILITIES: dict[str, str] = {
-    "setup.start": "new_game with start: game (seeded shuffle, first player, mulligans)",
-    "setup.state": "new_game with a given state (zones, life, counters, turn, step, ...)",
-    "setup.library_order": "a given state's library order is kept exactly (top first)",
+    "setup.start": "new_game with start: game (seeded shuffle, first player, opening hands)",
+    "setup.deck_order": "a seeded start with shuffle: false keeps each deck's order (top first)",
     "setup.ante": "ante: true in a seeded start (the ante variant)",
+    "setup.state": "new_game with a given state: turn and step, life, hands, libraries, and "
+                   "untapped permanents controlled by their owners",
+    "setup.library_order": "a given state's library order is kept exactly (top first)",
+    "setup.mana_pool": "a given state may put mana in a player's pool",
+    "setup.poison": "a given state may give a player poison counters",
+    "setup.graveyard": "a given state may fill graveyards (top first)",
+    "setup.exile": "a given state may put cards in exile",
+    "setup.zones": "a given state may fill the ante, command and phased-out zones",
+    "setup.sideboard": "a setup may give cards outside the game (sideboards)",
+    "setup.tapped": "a given state's permanents may be tapped",
+    "setup.sick": "a given state's permanents may be summoning-sick",
+    "setup.damage": "a given state's permanents may have damage marked",
+    "setup.counters": "a given state's permanents may have counters",
+    "setup.attachments": "a given state's permanents may be attached to others",
+    "setup.controller": "a given state's permanent may be controlled by a player who does not "
+                        "own it",
+    "setup.tokens": "a given state's permanents may be tokens",
+    "setup.lands_played": "a given state may say how many lands a player played this turn",
+    "setup.hand_size": "a given state may set a player's maximum hand size",
+    "pay.pool": "a cast or activation is paid from mana already in the pool",
+    "pay.sources": "a cast or activation may name its mana sources (pay_with: [ids])",
+    "pay.auto": "a cast or activation may leave the mana sources to the engine "
+                "(pay_with: auto)",
     "actions.legal": "legal_actions lists every legal action and nothing else",
+    "actions.mana": "mana abilities are activated as actions (activate puts mana in the pool)",
+    "actions.concede": "a player may concede",
+    "actions.mulligan": "opening-hand decisions are the players' (keep and mulligan)",
     "observe.stack": "the observation lists the stack's objects",
     "observe.events": "events is implemented",
     "observe.view": "observe with a player hides what that player may not see",
+    "observe.library": "a full observation names the cards of the libraries, top first",
+    "observe.incarnation": "an object keeps its id across zone changes and carries an "
+                           "incarnation that changes instead",
+}
+
+#: What protocol 1.0 made part of other capabilities (or compulsory): a 1.0 engine is taken to
+#: have these too, so that every case it could run under 1.0 it still runs.
+LEGACY_IMPLIED: dict[str | None, tuple[str, ...]] = {
+    None: ("pay.pool", "actions.mana", "actions.concede", "observe.library"),
+    "setup.start": ("actions.mulligan",),
+    "setup.state": ("setup.mana_pool", "setup.poison", "setup.graveyard", "setup.exile",
+                    "setup.zones", "setup.sideboard", "setup.tapped", "setup.sick",
+                    "setup.damage", "setup.counters", "setup.attachments", "setup.controller",
+                    "setup.tokens", "setup.lands_played", "setup.hand_size"),
 }
 
 
@@ -69,30 +113,62 @@ class Engine(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class EngineInfo:
-    """What an engine declared in its ``hello`` response."""
+    """What an engine declared in its ``hello`` response.
+
+    ``capabilities`` is what the engine declared plus, for a protocol 1.0 engine, what 1.0
+    implied (``LEGACY_IMPLIED``); ``declared`` is what it said. ``cards`` is every card it
+    supports; ``cards_by_edition`` is set when it listed them per edition (1.1).
+    """
 
     name: str
     version: str
-    protocol: int
+    protocol: int | float
     editions: tuple[str, ...]
     capabilities: frozenset[str]
     cards: frozenset[str]
+    cards_by_edition: dict[str, frozenset[str]] | None = None
+    declared: frozenset[str] = frozenset()
 
     @classmethod
     def from_result(cls, result: dict[str, Any]) -> EngineInfo:
         """Read a hello result; raises KeyError or TypeError when it is malformed."""
-        for key in ("editions", "capabilities", "cards"):
-            value = result[key]
-            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        for key in ("editions", "capabilities"):
+            if not _strings(result[key]):
                 raise TypeError(f"{key} must be a list of strings")
+        cards = result["cards"]
+        by_edition: dict[str, frozenset[str]] | None = None
+        if isinstance(cards, dict):
+            if not all(isinstance(k, str) and _strings(v) for k, v in cards.items()):
+                raise TypeError("cards must be a list of names or map editions to lists")
+            by_edition = {k: frozenset(v) for k, v in cards.items()}
+            every = frozenset().union(*by_edition.values())
+        elif _strings(cards):
+            every = frozenset(cards)
+        else:
+            raise TypeError("cards must be a list of names or map editions to lists")
+        declared = frozenset(result["capabilities"])
+        protocol = result["protocol"]
+        capabilities = set(declared)
+        if protocol == 1:
+            for key, implied in LEGACY_IMPLIED.items():
+                if key is None or key in declared:
+                    capabilities.update(implied)
         return cls(
             name=str(result["name"]),
             version=str(result["version"]),
-            protocol=result["protocol"],
+            protocol=protocol,
             editions=tuple(result["editions"]),
-            capabilities=frozenset(result["capabilities"]),
-            cards=frozenset(result["cards"]),
+            capabilities=frozenset(capabilities),
+            cards=every,
+            cards_by_edition=by_edition,
+            declared=declared,
         )
+
+    def cards_for(self, edition: str) -> frozenset[str]:
+        """The cards the engine supports in ``edition``."""
+        if self.cards_by_edition is None:
+            return self.cards
+        return self.cards_by_edition.get(edition, frozenset())
 
     def serializable(self) -> dict[str, Any]:
         return {
@@ -100,9 +176,14 @@ class EngineInfo:
             "version": self.version,
             "protocol": self.protocol,
             "editions": list(self.editions),
-            "capabilities": sorted(self.capabilities),
-            "cards": sorted(self.cards),
+            "capabilities": sorted(self.declared or self.capabilities),
+            "cards": ({k: sorted(v) for k, v in self.cards_by_edition.items()}
+                      if self.cards_by_edition is not None else sorted(self.cards)),
         }
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 
 def _wire_name(class_name: str) -> str:
@@ -111,7 +192,7 @@ def _wire_name(class_name: str) -> str:
 
 @dataclass(frozen=True)
 class Command:
-    """A request of protocol v1; the subclass name is the wire name in snake case."""
+    """A request of the protocol; the subclass name is the wire name in snake case."""
 
     name: ClassVar[str]
 
@@ -125,7 +206,7 @@ class Command:
 
 @dataclass(frozen=True)
 class Hello(Command):
-    protocol: int = VERSION
+    protocol: int | float = VERSION
     harness: str = HARNESS
 
 

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-from conformance import paths
+from conformance import paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
 from conformance.errors import (
@@ -35,8 +35,11 @@ from conformance.results import (
     TimedOut,
 )
 from conformance.session import DEFAULT_CASE_TIMEOUT, EngineBroken, EngineSession
+from spec.standins import parse_token
 
 MAX_ADVANCE = 500
+#: Opening-hand decisions the harness answers itself (with keep) when a case is not about them.
+_MULLIGAN_DECISIONS = ("mulligan",)
 # A call that exists only because the engine declared a capability: answering it
 # `unsupported` contradicts the declaration (an error, not a skip).
 _DECLARED_BY = {"events": "observe.events", "legal_actions": "actions.legal"}
@@ -56,17 +59,30 @@ class _Stop(Exception):
         self.outcome = outcome
 
 
+def blockers(case: Case, edition: str, info: EngineInfo) -> list[str]:
+    """Everything that keeps the engine from running this case (empty: it can run it): an
+    edition, capabilities, a way to pay, cards and stand-in classes it did not declare."""
+    if edition not in info.editions:
+        return [f"edition {edition}"]
+    found = [f"capability {c}" for c in sorted(case.needs - info.capabilities)]
+    if case.payment is not None and case.payment.form_for(info.capabilities) is None:
+        found.append(case.payment.describe())
+    supported = info.cards_for(edition)
+    found += [f"card {c}" for c in sorted(case.cards - supported) if parse_token(c) is None]
+    _, missing = standins.choose(case, edition, info)
+    found += [f"stand-in {t} (any of {', '.join(standins.tokens(case)[t].members(edition))})"
+              for t in missing]
+    return found
+
+
 def skip_reason(case: Case, edition: str, info: EngineInfo) -> str | None:
     """Why the engine cannot run this case, or None: what it did not declare is never sent."""
-    if edition not in info.editions:
-        return f"the engine does not support edition {edition}"
-    missing = sorted(case.needs - info.capabilities)
-    if missing:
-        return f"the engine lacks capability {', '.join(missing)}"
-    cards = sorted(case.cards - info.cards)
-    if cards:
-        return f"the engine does not support card {', '.join(cards)}"
-    return None
+    missing = blockers(case, edition, info)
+    if not missing:
+        return None
+    if missing[0].startswith("edition "):
+        return f"the engine does not support {missing[0]}"
+    return f"the engine lacks {'; '.join(missing)}"
 
 
 def run_case(case: Case, edition: str, session: EngineSession,
@@ -79,6 +95,8 @@ def run_case(case: Case, edition: str, session: EngineSession,
     reason = skip_reason(case, edition, session.info)
     if reason is not None:
         return Skipped(reason)
+    chosen, _ = standins.choose(case, edition, session.info)
+    case = standins.resolve(case, chosen)
     try:
         client = session.begin(options.case_timeout)
     except EngineBroken as exc:
@@ -124,6 +142,8 @@ class _Game:
         self.step: Step | None = None
         self.handles = Handles({})
         self.follows = "observe.events" in info.capabilities
+        self.pay_form = (case.payment.form_for(info.capabilities)
+                         if case.payment is not None else None)
 
     def where(self) -> str:
         return f"{self.step.describe()}: " if self.step is not None else "new_game: "
@@ -135,14 +155,35 @@ class _Game:
             raise _Stop(Errored(f"new_game: the engine returned no id for handle "
                                 f"{', '.join(missing)}"))
         self.handles = Handles({h: ids[h] for h in self.case.handles})
+        if self.case.handles and "observe.incarnation" in self.info.capabilities:
+            self.handles.note_incarnations(self.client.observe())
+        if "start" in self.case.setup and "actions.mulligan" not in self.case.needs:
+            self._keep_opening_hands()
         for step in self.case.steps:
             self.step = step
             getattr(self, f"_{step.kind}")(step)
 
+    def _keep_opening_hands(self) -> None:
+        """A case that is not about mulligans keeps every opening hand the engine offers."""
+        for _ in range(2 * len(PLAYERS)):
+            pending = self.client.observe().get("pending")
+            if not isinstance(pending, dict) or pending.get("decision") not in \
+                    _MULLIGAN_DECISIONS:
+                return
+            action = {"action": "keep", "player": pending.get("player")}
+            try:
+                self.client.perform(action)
+            except EngineRejected as exc:
+                if exc.type != ILLEGAL_ACTION:
+                    raise
+                raise _Stop(Failed(0, "do", f"new_game: the engine rejected {_show(action)} "
+                                   f"for its pending mulligan decision ({exc.reason}): "
+                                   f"{exc.detail}")) from None
+
     # ---- steps ----
 
     def _do(self, step: Step) -> None:
-        action = self._translate(step, step.value)
+        action = self._pay(step, self._translate(step, step.value))
         try:
             self.client.perform(action)
         except EngineRejected as exc:
@@ -152,9 +193,40 @@ class _Game:
                        f"({exc.reason}): {exc.detail}")
         self._follow()
 
+    def _pay(self, step: Step, action: dict[str, Any]) -> dict[str, Any]:
+        """The action with its named sources (``pay_with``) in the engine's form: ids
+        (``pay.sources``), ``"auto"`` (``pay.auto``), or activated first and paid from the pool
+        (``pay.pool``: the harness activates each source's mana ability as an action)."""
+        sources = action.pop("pay_with", None)
+        if sources is None:
+            return action
+        if self.pay_form == "sources":
+            action["pay_with"] = [s["card"] for s in sources]
+        elif self.pay_form == "auto":
+            action["pay_with"] = "auto"
+        else:
+            for source in sources:
+                self._activate_source(step, action["player"], source)
+        return action
+
+    def _activate_source(self, step: Step, player: str, source: dict[str, Any]) -> None:
+        activate = {"action": "activate", "player": player, "card": source["card"],
+                    "ability": source.get("ability", 0)}
+        answers = [activate]
+        if "choice" in source:
+            answers.append({"action": "choose", "player": player, "choice": source["choice"]})
+        for answer in answers:
+            try:
+                self.client.perform(answer)
+            except EngineRejected as exc:
+                if exc.type != ILLEGAL_ACTION:
+                    raise
+                self._fail(step, f"paying from the pool, the engine rejected {_show(answer)} "
+                           f"({exc.reason}): {exc.detail}")
+
     def _expect_illegal(self, step: Step) -> None:
         before = self.client.observe()
-        action = self._translate(step, step.value, before)
+        action = self._pay(step, self._translate(step, step.value, before))
         try:
             self.client.perform(action)
         except EngineRejected as exc:
@@ -172,13 +244,15 @@ class _Game:
 
     def _expect(self, step: Step) -> None:
         observation = self.client.observe(step.view)
+        full = step.view is None
         for check in step.checks:
             try:
-                value = paths.resolve(check.path, observation, self.handles.id)
-                paths.check(check.path, check.expected, value)
+                value = paths.resolve(check.path, observation, self.handles.matches, full=full)
+                paths.check(check.path, check.expected, value, full=full)
             except paths.Mismatch as exc:
                 message = str(exc)
-                if check.path.handles and not self.follows:
+                if check.path.handles and not self.follows and \
+                        not isinstance(exc, paths.HiddenCards):
                     message += (" (the engine does not declare observe.events, so handles are "
                                 "not followed across zones)")
                 self._fail(step, message, check.path.text, _plain(exc.expected),

@@ -21,7 +21,7 @@ from conformance.errors import (
     SetupError,
     VersionMismatch,
 )
-from conformance.protocol import VERSION, EngineInfo, Hello
+from conformance.protocol import VERSIONS, EngineInfo, Hello
 
 DEFAULT_CASE_TIMEOUT = 10.0
 DEFAULT_MAX_RESTARTS = 3
@@ -117,9 +117,9 @@ def handshake(engine: str, client: EngineClient, timeout: float) -> EngineInfo:
     except CallFailed as exc:
         raise HandshakeFailed(engine, str(exc), stderr=exc.stderr or _stderr(client)) from None
     protocol = result.get("protocol")
-    if protocol != VERSION:
+    if isinstance(protocol, bool) or protocol not in VERSIONS:
         raise VersionMismatch(engine, f"it speaks protocol {protocol!r}; the harness speaks "
-                              f"protocol {VERSION}")
+                              f"protocol {' and '.join(map(str, VERSIONS))}")
     try:
         return EngineInfo.from_result(result)
     except KeyError as exc:

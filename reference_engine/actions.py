@@ -23,8 +23,8 @@ KINDS = frozenset((
 _FIELDS = {
     "pass": (), "concede": (), "keep": (), "mulligan": (), "done": (),
     "play_land": ("card",),
-    "cast": ("card", "targets", "x", "kicked", "payment"),
-    "activate": ("card", "ability", "targets", "x", "payment"),
+    "cast": ("card", "targets", "x", "kicked", "payment", "pay_with"),
+    "activate": ("card", "ability", "targets", "x", "payment", "pay_with"),
     "attack": ("card",),
     "block": ("card", "attacker"),
     "order_blockers": ("attacker", "order"),
@@ -48,6 +48,8 @@ class Action(NamedTuple):
     choice: Any = None
     kicked: bool = False
     payment: tuple[tuple[str, int], ...] | None = None
+    #: the mana sources activated while paying: their ids, or "auto" (the engine chooses)
+    pay_with: tuple[int, ...] | str | None = None
 
     def core(self) -> Action:
         """The action without its payment instructions (legality does not depend on them)."""
@@ -75,6 +77,9 @@ class Action(NamedTuple):
             out["kicked"] = True
         if self.payment is not None:
             out["payment"] = dict(self.payment)
+        if self.pay_with is not None:
+            out["pay_with"] = self.pay_with if isinstance(self.pay_with, str) else list(
+                self.pay_with)
         return out
 
     @classmethod
@@ -123,6 +128,8 @@ class Action(NamedTuple):
             if not isinstance(payment, dict):
                 raise BadRequestError("payment: must be an object such as {\"R\": 1}")
             fields["payment"] = tuple(sorted(payment.items()))
+        if value.get("pay_with") is not None:
+            fields["pay_with"] = _pay_with(value["pay_with"])
         return cls(kind, player, **fields)
 
 
@@ -130,6 +137,17 @@ def _object_id(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadRequestError(f"{field}: {value!r} is not an object id of this engine")
     return value
+
+
+def _pay_with(value: object) -> tuple[int, ...] | str:
+    if value == "auto":
+        return "auto"
+    if not isinstance(value, list):
+        raise BadRequestError('pay_with: must be "auto" or a list of object ids')
+    ids = tuple(_object_id(v, "pay_with") for v in value)
+    if len(set(ids)) != len(ids):
+        raise BadRequestError("pay_with: names a source twice")
+    return ids
 
 
 def _whole(value: object, field: str) -> int:

@@ -19,16 +19,26 @@ from reference_engine.observation import observe
 from reference_engine.setup import new_game
 from spec.cardpool import default_pool
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 1.1
+#: Every capability of protocol 1.1 (docs/protocol.md): the reference engine can be driven in
+#: every way the suite knows.
 CAPABILITIES = (
-    "setup.start", "setup.state", "setup.library_order", "setup.ante", "actions.legal",
-    "observe.stack", "observe.events", "observe.view",
+    "setup.start", "setup.deck_order", "setup.ante", "setup.state", "setup.library_order",
+    "setup.mana_pool", "setup.poison", "setup.graveyard", "setup.exile", "setup.zones",
+    "setup.sideboard", "setup.tapped", "setup.sick", "setup.damage", "setup.counters",
+    "setup.attachments", "setup.controller", "setup.tokens", "setup.lands_played",
+    "setup.hand_size", "pay.pool", "pay.sources", "pay.auto", "actions.legal",
+    "actions.mana", "actions.concede", "actions.mulligan", "observe.stack", "observe.events",
+    "observe.view", "observe.library",
 )
 
 
-def supported_cards() -> list[str]:
+def supported_cards() -> dict[str, list[str]]:
+    """The cards the engine implements, per edition."""
     pool = default_pool()
-    return [name for name in pool.names() if implementation(name) is not None]
+    return {edition: sorted(name for name in pool.edition(edition)
+                            if implementation(name, edition) is not None)
+            for edition in EDITION_GAMES}
 
 
 class ReferenceEngine:

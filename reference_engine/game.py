@@ -100,6 +100,18 @@ def cost_of(text: str | None) -> mana.Cost:
     return cost
 
 
+def _production(symbols: tuple[str, ...]) -> mana.Production:
+    made = [0] * 6
+    for symbol in symbols:
+        made[_MANA_SLOT[symbol]] += 1
+    return (made[0], made[1], made[2], made[3], made[4], made[5])
+
+
+def _color_of(plan: list[tuple[GameObject, int, mana.Production]], source: GameObject) -> str:
+    production = next(p for obj, _, p in plan if obj is source)
+    return ("W", "U", "B", "R", "G", "C")[production.index(1)]
+
+
 class Shield:
     """A prevention shield: the next damage ``source`` would deal to ``player`` this turn."""
 
@@ -187,6 +199,16 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             return self._priority_actions(decision.player) + self._concede_actions
         return list(decision.options or ()) + self._concede_actions
 
+    def _listed_from_pool(self) -> list[Action]:
+        """The legal actions paid from the pool alone (what ``perform`` checks a bare cast or
+        activation against)."""
+        decision = self.decision
+        if self.result.over or decision is None:
+            return []
+        if decision.kind == PRIORITY:
+            return self._pool_actions(decision.player)
+        return list(decision.options or ())
+
     def perform(self, action: Action) -> None:
         """Check ``action`` and apply it.
 
@@ -194,6 +216,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         """
         if self.result.over:
             raise IllegalActionError("game_over", "the game is over")
+        if action.pay_with is not None:
+            self._perform_paying(action)
+            return
         action = self._canonical(action)
         if action.kind == "order_blockers" and self._unlisted_legal(action):
             # A whole order given at once: play it as one choice per blocker.
@@ -203,13 +228,141 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             for end in range(so_far + 1, len(action.order)):
                 self.apply(action._replace(order=action.order[:end]))
             return
-        if action.kind != "concede" and action.core() not in set(self.legal_actions()) and (
+        if action.kind != "concede" and action.core() not in set(self._listed_from_pool()) and (
                 not self._unlisted_legal(action)):
             reason, message = self._why_illegal(action)
             raise IllegalActionError(reason, message)
         if action.payment is not None:
             self._check_payment(action)
         self.apply(action)
+
+    def _perform_paying(self, action: Action) -> None:
+        """A cast or activation whose cost is paid by activating mana abilities as it is paid
+        (2004 rule 409.1f; modern 601.2g): the named sources, every one of them, or the sources
+        the engine picks ("auto": as few as possible, mana in the pool first). The action is
+        legal if it would be with their mana in the pool; then they are activated and the
+        action performed, and nothing has changed if it is not."""
+        if action.kind not in ("cast", "activate"):
+            raise IllegalActionError("unexpected_payment", f"{action.kind} takes no pay_with")
+        bare = action._replace(pay_with=None)
+        player = self.players[action.player]
+        plan = self._payment_plan(action)
+        real = player.pool
+        if plan is not None:
+            player.pool = list(real)
+            for _, _, production in plan:
+                for slot, amount in enumerate(production):
+                    player.pool[slot] += amount
+        try:
+            legal = bare.core() in set(self._listed_from_pool()) or self._unlisted_legal(bare)
+            reason = None if legal else self._why_illegal(bare)
+        finally:
+            player.pool = real
+        if reason is not None:
+            raise IllegalActionError(*reason)
+        if plan is None:
+            raise IllegalActionError("cannot_pay", "the mana sources cannot pay the cost")
+        if bare.payment is not None:
+            self._check_payment_with(bare, plan)
+        self._activate_then_apply(self._canonical(bare), plan)
+
+    def _activate_then_apply(self, bare: Action,
+                             plan: list[tuple[GameObject, int, mana.Production]]) -> None:
+        for source, index, _ in plan:
+            self.apply(Action("activate", bare.player, card=source.id, ability=index))
+            decision = self.decision
+            if decision is not None and decision.kind == "choose_color":
+                self.apply(Action("choose", bare.player, choice=_color_of(plan, source)))
+        self.apply(bare)
+
+    def _payment_plan(self, action: Action
+                      ) -> list[tuple[GameObject, int, mana.Production]] | None:
+        """The sources to activate, each with the ability and what it adds, or None if they
+        cannot pay. Raises for a named object that is not a mana source of the player."""
+        cost = self._cost_of(action)
+        if cost is None:
+            return []  # the action is illegal anyway: perform() says why
+        sources = self.mana_sources(action.player)
+        if action.pay_with == "auto":
+            chosen = list(sources)
+        else:
+            by_id = {obj.id: (obj, options) for obj, options in sources}
+            chosen = []
+            for ident in action.pay_with or ():
+                if ident not in by_id:
+                    raise IllegalActionError(
+                        "not_a_mana_source", f"object {ident} is not a mana source that "
+                        f"player {action.player} can activate now")
+                chosen.append(by_id[ident])
+        if action.kind == "activate" and any(obj.id == action.card for obj, _ in chosen):
+            spec = self._ability_spec(action)
+            if spec is not None and spec.tap and action.pay_with != "auto":
+                raise IllegalActionError("already_tapped", "a source tapped for mana cannot "
+                                         "also pay the {T} of the ability")
+            if spec is not None and spec.tap:
+                chosen = [c for c in chosen if c[0].id != action.card]
+        picks = mana.plan_sources(self.players[action.player].pool,
+                                  [[p for _, _, p in options] for _, options in chosen],
+                                  cost, action.x or 0, use_all=action.pay_with != "auto")
+        if picks is None:
+            return None
+        return [(obj, options[pick][0], options[pick][2])
+                for (obj, options), pick in zip(chosen, picks, strict=True) if pick >= 0]
+
+    def _cost_of(self, action: Action) -> mana.Cost | None:
+        obj = self.objects.get(action.card) if action.card is not None else None
+        if obj is None:
+            return None
+        if action.kind == "cast":
+            return self.spell_cost(obj, len(action.targets), action.kicked)
+        spec = self._ability_spec(action)
+        if spec is None:
+            return None
+        return spec.cost or _NO_COST
+
+    def _ability_spec(self, action: Action) -> AbilitySpec | None:
+        obj = self.objects.get(action.card) if action.card is not None else None
+        if obj is None or obj.zone != BATTLEFIELD:
+            return None
+        abilities = self.abilities(obj)
+        index = action.ability or 0
+        return abilities[index] if 0 <= index < len(abilities) else None
+
+    def mana_sources(self, name: str
+                     ) -> list[tuple[GameObject, list[tuple[int, str | None, mana.Production]]]]:
+        """The player's permanents with a mana ability they can activate now whose only cost
+        is {T}, each with its options: (ability index, colour chosen or None, mana added)."""
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        found = []
+        for obj in self.battlefield:
+            if obj.controller != name or obj.phased_out or obj.tapped:
+                continue
+            options: list[tuple[int, str | None, mana.Production]] = []
+            for index, spec in enumerate(self.abilities(obj)):
+                if (spec.produces is None and not spec.any_color) or not spec.tap or (
+                        spec.cost is not None and not spec.cost.is_free) or spec.sacrifice:
+                    continue
+                if not self.can_use_ability(obj, spec, sorcery_ok):
+                    continue
+                if spec.any_color:
+                    options.extend((index, c, _production((c,))) for c in COLORS)
+                else:
+                    options.append((index, None, _production(spec.produces or ())))
+            if options:
+                found.append((obj, options))
+        return found
+
+    def _check_payment_with(self, action: Action,
+                            plan: list[tuple[GameObject, int, mana.Production]]) -> None:
+        pool = list(self.players[action.player].pool)
+        for _, _, production in plan:
+            for slot, amount in enumerate(production):
+                pool[slot] += amount
+        cost = self._cost_of(action) or _NO_COST
+        try:
+            mana.check_payment(pool, cost, action.x or 0, dict(action.payment or ()))
+        except ValueError as exc:
+            raise IllegalActionError("bad_payment", str(exc)) from None
 
     def _canonical(self, action: Action) -> Action:
         """"Any number of targets" is a set: list it in the canonical order (objects by id,
@@ -243,7 +396,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if len(set(action.targets)) != len(action.targets) or (
                 len(action.targets) > spell.max_targets):
             return False
-        listed = set(self.legal_actions())
+        listed = set(self._listed_from_pool())
         first = action.core()._replace(targets=action.targets[:1], x=0 if action.x is not None
                                         else None)
         if first not in listed:
@@ -261,6 +414,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         """
         if action.kind == "concede":
             self._concede(action.player)
+            return
+        if action.pay_with is not None:
+            plan = self._payment_plan(action)
+            assert plan is not None, "apply() was given an action its sources cannot pay"
+            self._activate_then_apply(action._replace(pay_with=None), plan)
             return
         assert self._flow is not None
         self.decision = None
@@ -1373,6 +1531,32 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         return extra
 
     def _priority_actions(self, name: str) -> list[Action]:
+        """What the player with priority may do: the actions the pool pays for, then the casts
+        and activations that mana abilities would pay for, with ``pay_with: "auto"``."""
+        actions = self._pool_actions(name)
+        sources = self.mana_sources(name)
+        if not sources:
+            return actions
+        player = self.players[name]
+        real = player.pool
+        # Every source adding every mana it can: a superset, checked one by one below.
+        player.pool = list(real)
+        for _, options in sources:
+            for slot in {slot for _, _, made in options for slot in range(6) if made[slot]}:
+                player.pool[slot] += max(made[slot] for _, _, made in options)
+        try:
+            candidates = self._pool_actions(name)
+        finally:
+            player.pool = real
+        listed = set(actions)
+        for action in candidates:
+            if action.kind in ("cast", "activate") and action not in listed:
+                paid = action._replace(pay_with="auto")
+                if self._payment_plan(paid):
+                    actions.append(paid)
+        return actions
+
+    def _pool_actions(self, name: str) -> list[Action]:
         player = self.players[name]
         actions = [self._pass_action[name]]
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack

@@ -7,7 +7,9 @@ with its colour, then generic mana with colourless first, then W, U, B, R, G.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from reference_engine.constants import MANA_TYPES
@@ -88,6 +90,63 @@ def default_payment(pool: list[int], cost: Cost, x: int = 0) -> list[int] | None
         spend[slot] += take
         generic -= take
     return spend
+
+
+#: One way a mana source can produce: the mana it adds, per pool slot.
+Production = tuple[int, int, int, int, int, int]
+
+
+def plan_sources(pool: list[int], sources: Sequence[Sequence[Production]], cost: Cost,
+                 x: int = 0, *, use_all: bool = False) -> list[int] | None:
+    """Which sources to tap, and how, so that the pool plus what they add pays ``cost``:
+    one option index per source (-1: not used), or None if no choice pays.
+
+    ``use_all``: every source is used (the player named them). Otherwise as few sources as
+    possible, preferring earlier ones (deterministic). Sources with the same options are
+    interchangeable, so the search runs over how many of each kind are used.
+    """
+    if use_all:
+        for choice in itertools.product(*(range(len(o)) for o in sources)):
+            if _pays(pool, [sources[i][c] for i, c in enumerate(choice)], cost, x):
+                return list(choice)
+        return None
+    kinds: dict[tuple[Production, ...], list[int]] = {}
+    for index, options in enumerate(sources):
+        if options:
+            kinds.setdefault(tuple(options), []).append(index)
+    groups = list(kinds.items())
+    for used in range(len(sources) + 1):
+        for counts in _counts(used, [len(members) for _, members in groups]):
+            per_group = [itertools.combinations_with_replacement(range(len(options)), n)
+                         for (options, _), n in zip(groups, counts, strict=True)]
+            for picks in itertools.product(*per_group):
+                made = [groups[g][0][o] for g, chosen in enumerate(picks) for o in chosen]
+                if _pays(pool, made, cost, x):
+                    plan = [-1] * len(sources)
+                    for (_, members), chosen in zip(groups, picks, strict=True):
+                        for member, option in zip(members, chosen, strict=False):
+                            plan[member] = option
+                    return plan
+    return None
+
+
+def _pays(pool: list[int], made: list[Production], cost: Cost, x: int) -> bool:
+    total = list(pool)
+    for production in made:
+        for slot, amount in enumerate(production):
+            total[slot] += amount
+    return can_pay(total, cost, x)
+
+
+def _counts(total: int, sizes: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to take ``total`` items from groups of these sizes, earlier groups first."""
+    if not sizes:
+        if total == 0:
+            yield ()
+        return
+    for first in range(min(total, sizes[0]), -1, -1):
+        for rest in _counts(total - first, sizes[1:]):
+            yield (first, *rest)
 
 
 def check_payment(pool: list[int], cost: Cost, x: int, payment: dict[str, int]) -> list[int]:

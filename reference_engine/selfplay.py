@@ -46,7 +46,7 @@ def random_deck(rng: random.Random, edition: str, size: int = 40, decks: str = "
     (or colourless), drawn from the core cards or (``decks="pool"``) from every card the
     engine implements in ``edition``. Ante cards are left out (the games are not for ante)."""
     cards = default_pool().edition(edition)
-    names = [n for n in supported_cards() if n in cards and not implementation(n).ante_card]
+    names = [n for n in supported_cards()[edition] if not implementation(n, edition).ante_card]
     if decks == "core":
         names = [n for n in names if n in CORE]
     colors = rng.sample(COLORS, 2)

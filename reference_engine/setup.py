@@ -31,7 +31,8 @@ from reference_engine.mana import pool_from_json
 from reference_engine.objects import GameObject
 from spec.cardpool import CardData, default_pool
 
-_START_KEYS = {"start", "seed", "first_player", "decks", "sideboards", "ante", "format"}
+_START_KEYS = {"start", "seed", "first_player", "decks", "sideboards", "ante", "format",
+               "shuffle"}
 _STATE_KEYS = {"seed", "turn", "players", "battlefield", "exile", "ante", "command",
                "phased_out", "first_player"}
 _PLAYER_KEYS = {"life", "poison", "mana_pool", "lands_played", "max_hand_size", "hand",
@@ -152,8 +153,14 @@ class _Builder:
         first = setup.get("first_player")
         if first is not None and first not in PLAYERS:
             raise BadRequestError(f"setup.first_player: {first!r} is not A or B")
+        shuffle = setup.get("shuffle", True)
+        if not isinstance(shuffle, bool):
+            raise BadRequestError("setup.shuffle: must be true or false")
         for name in PLAYERS:
-            game.shuffle(name)
+            if shuffle:
+                game.shuffle(name)
+            else:
+                game.players[name].library.reverse()  # given top first; the top is kept last
         game.first_player = first if first is not None else game.rng.choice(PLAYERS)
         if ante:
             # Each player antes a card at random from their library (217.9b, 407.2).

@@ -93,6 +93,50 @@ def parse_type_line(type_line: str) -> tuple[tuple[str, ...], tuple[str, ...], t
     return supertypes, types, tuple(right.split())
 
 
+_BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+_ACTIVATED = re.compile(r'^(?P<cost>[^:"]+): (?P<effect>.*)$')
+_MANA_SYMBOL = re.compile(r"\{(?![TQ]\})[^{}]+\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """An activated ability as the card's text shows it: enough for a harness to tell a mana
+    ability, and a cost that takes mana, without knowing the card's behaviour."""
+
+    text: str
+    mana: bool  # a mana ability: its effect adds mana
+    mana_cost: bool  # paying it takes mana ({1}, {R}, Equip {1}, ...)
+
+
+def activated_abilities(card: CardData) -> tuple[Ability, ...]:
+    """A card's activated abilities in protocol order (docs/protocol.md: ``activate``'s
+    ``ability`` index): one mana ability per basic land type, in WUBRG order (2004 rule
+    212.6d), then those printed in its text. Reminder text, abilities in quotes (granted to
+    another object) and keywords other than Equip are not activated abilities of the card.
+
+    >>> pool = default_pool().edition("modern")
+    >>> [a.mana for a in activated_abilities(pool["Mind Stone"])]
+    [True, False]
+    >>> [a.text for a in activated_abilities(pool["Tropical Island"])]
+    ['{T}: Add {U}.', '{T}: Add {G}.']
+    """
+    found = [Ability(f"{{T}}: Add {{{mana}}}.", True, False)
+             for land_type, mana in _BASIC_MANA.items() if land_type in card.subtypes]
+    for raw in card.text.split("\n"):
+        line = raw.strip()
+        if not line or line.startswith("("):
+            continue
+        if re.match(r"^Equip \{", line):
+            found.append(Ability(line, False, bool(_MANA_SYMBOL.search(line))))
+            continue
+        match = _ACTIVATED.match(line)
+        if match:
+            cost = match.group("cost")
+            found.append(Ability(line, match.group("effect").startswith("Add "),
+                                 bool(_MANA_SYMBOL.search(cost))))
+    return tuple(found)
+
+
 @dataclass(frozen=True, slots=True)
 class CardPool:
     cards: dict[str, dict[str, CardData]]  # edition -> name -> card

@@ -118,6 +118,7 @@ def test_smoke_prints_the_declaration_and_plays(capsys):
     assert code == 0
     assert "engine:       toy 1.0" in out
     assert "capabilities: actions.legal, observe.events" in out
+    assert "implied by 1: actions.concede, actions.mana, actions.mulligan" in out
     assert "cr2004, seeded start;" in out and "to turn 3" in out
     assert out.rstrip().endswith("smoke: ok")
 
@@ -158,7 +159,8 @@ def test_cases_lint_and_list(tmp_path, capsys):
     assert code == 0
     listed = {c["id"]: c for c in json.loads(out)}
     assert listed["zone.destroyed-to-owners-graveyard"]["requires"] == [
-        "observe.events", "setup.state"]
+        "observe.events", "pay.pool", "setup.controller", "setup.graveyard", "setup.mana_pool",
+        "setup.state"]
 
 
 def test_expectations_generate_rejects_what_is_not_a_results_file(tmp_path, capsys):

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from conformance.protocol import CAPABILITIES
 from reference_engine.engine import ReferenceEngine
 from tests.enginekit import Table
 
@@ -116,9 +117,9 @@ def test_first_player_skips_the_first_draw(edition):
 
 
 def test_engine_hello_declares_editions_capabilities_and_cards():
-    info = ReferenceEngine().hello(1)
-    assert info["protocol"] == 1
+    info = ReferenceEngine().hello(1.1)
+    assert info["protocol"] == 1.1
     assert set(info["editions"]) == {"cr2004", "modern"}
-    assert {"setup.start", "setup.state", "actions.legal", "observe.events"} <= set(
-        info["capabilities"])
-    assert {"Forest", "Lightning Bolt", "Fireball"} <= set(info["cards"])
+    assert set(info["capabilities"]) == set(CAPABILITIES) - {"observe.incarnation"}
+    assert {"Forest", "Lightning Bolt", "Fireball"} <= set(info["cards"]["cr2004"])
+    assert "Murder" in info["cards"]["modern"] and "Murder" not in info["cards"]["cr2004"]

@@ -30,7 +30,7 @@ HANDLES = {"bears": 5, "other": 6, "bolt": 3}
 
 def check(text, expected):
     path = paths.parse(text)
-    paths.check(path, expected, paths.resolve(path, OBSERVATION, HANDLES.__getitem__))
+    paths.check(path, expected, paths.resolve(path, OBSERVATION, Handles(HANDLES).matches))
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -40,9 +40,12 @@ def _smoke(args: argparse.Namespace) -> int:
         print(f"engine:       {info.name} {info.version}")
         print(f"protocol:     {info.protocol}")
         print(f"editions:     {', '.join(info.editions) or '(none)'}")
-        unknown = sorted(info.capabilities - set(CAPABILITIES))
-        print(f"capabilities: {', '.join(sorted(info.capabilities)) or '(none)'}"
+        unknown = sorted(info.declared - set(CAPABILITIES))
+        print(f"capabilities: {', '.join(sorted(info.declared)) or '(none)'}"
               + (f" (unknown to this harness: {', '.join(unknown)})" if unknown else ""))
+        implied = sorted(info.capabilities - info.declared)
+        if implied:
+            print(f"implied by {info.protocol}: {', '.join(implied)}")
         cards = sorted(info.cards)
         shown = ", ".join(cards[:12]) + (f", ... ({len(cards)} in all)" if len(cards) > 12
                                          else "")

@@ -38,7 +38,8 @@ def _vanilla(name: str, *keywords: str) -> None:
 
 
 for _name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Snow-Covered Forest",
-              "Tropical Island", "Grizzly Bears", "Savannah Lions", "Hill Giant"):
+              "Tropical Island", "Grizzly Bears", "Balduvian Bears", "Bear Cub", "Forest Bear",
+              "Runeclaw Bear", "Savannah Lions", "Hill Giant"):
     _vanilla(_name)
 _vanilla("Raging Goblin", "haste")
 _vanilla("Raging Kavu", "haste", "flash")  # 2004: "any time you could play an instant"
@@ -88,6 +89,7 @@ register(CardImpl("Counterspell", spell=SpellSpec((SPELL,), counter_target)))
 register(CardImpl("Remove Soul", spell=SpellSpec((CREATURE_SPELL,), counter_target)))
 register(CardImpl("Terror", spell=SpellSpec((NONARTIFACT_NONBLACK_CREATURE,),
                                             destroy(regenerate=False))))
+register(CardImpl("Murder", spell=SpellSpec((CREATURE,), destroy())))
 register(CardImpl("Unsummon", spell=SpellSpec((CREATURE,), bounce)))
 register(CardImpl("Inspiration", spell=SpellSpec((PLAYER,), draw(2, targeted=True))))
 register(CardImpl("Divination", spell=SpellSpec((), draw(2))))

@@ -122,6 +122,7 @@ def _extra_turns(count: int, *, targeted: bool) -> Any:
 register(CardImpl("Time Stretch", spell=SpellSpec((PLAYER,), _extra_turns(2, targeted=True))))
 register(CardImpl("Temporal Manipulation",
                   spell=SpellSpec((), _extra_turns(1, targeted=False))))
+register(CardImpl("Time Walk", spell=SpellSpec((), _extra_turns(1, targeted=False))))
 
 register(CardImpl("Mogg Fanatic", abilities=(
     AbilitySpec("Sacrifice Mogg Fanatic: It deals 1 damage to any target.", sacrifice=True,
