@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from reference_engine.cardimpl import AbilitySpec, CardImpl, SpellSpec, register
-from reference_engine.cards.common import draw
+from reference_engine.cards.common import LAND, draw
 from reference_engine.constants import BATTLEFIELD, LIBRARY
 from reference_engine.mana import parse_cost
 
@@ -46,6 +46,26 @@ def _brainstorm(game: Game, item: StackItem) -> Iterator[Any]:
 
 
 register(CardImpl("Brainstorm", spell=SpellSpec((), _brainstorm)))
+
+
+def _plow_under(game: Game, item: StackItem) -> Iterator[Any]:
+    lands = [game.objects[t] for t in game.legal_targets_of(item) if isinstance(t, int)]
+    # Cards put into a library at once: each owner orders their own, the active player first
+    # (2004 rule 217.2d; modern 401.4; 103.4 for the order of the choices).
+    for name in game._turn_order_from_active():
+        mine = [o for o in lands if o.owner == name]
+        while mine:
+            if len({o.card.name for o in mine}) > 1:
+                pick = yield from game.choose(name, "put_on_top", [o.id for o in mine],
+                                              {"count": len(mine)})
+                chosen = game.objects[pick]
+            else:
+                chosen = mine[0]
+            mine.remove(chosen)
+            game.move(chosen, LIBRARY, cause="plow_under")
+
+
+register(CardImpl("Plow Under", spell=SpellSpec((LAND, LAND), _plow_under)))
 
 
 def _wrath(game: Game, item: StackItem) -> Iterator[Any]:
