@@ -1,10 +1,13 @@
 """Checks of cases against the rules corpus (``mtgconf cases lint``; also run before a run).
 
 Errors: a rule id the corpus does not have (with the canonical id when a printed one was
-used), a quote that does not occur in the cited rule. Warnings: a cited rule that is not
+used), a quote that does not occur in the cited rule, a check that reads a property of a
+stand-in (``<bear>``) that its class does not fix. Warnings: a cited rule that is not
 testable, a cited rule of an edition the case does not run under, a quote keyed by a rule the
-case does not cite. Structural problems (schema, duplicate ids, unknown capabilities,
-unknown handles) are found when the files are loaded.
+case does not cite, an ``expect_illegal`` cast that nothing could pay for (a wrong engine
+passes it by rejecting it for want of mana), ``shuffle: false`` where no deck's order
+matters. Structural problems (schema, duplicate ids, unknown capabilities, derived
+capabilities listed in ``requires``, unknown handles) are found when the files are loaded.
 """
 
 from __future__ import annotations
@@ -16,8 +19,14 @@ from conformance import casefile
 from conformance.case import Case
 from conformance.casefile import CaseSet
 from conformance.errors import Problem
+from conformance.needs import card_of, costs_mana, is_mana_ability
 from spec.corpus import Corpus
 from spec.errors import SpecError
+from spec.standins import parse_token, standins
+
+#: Observation keys that are properties of the card (a stand-in class may fix them).
+CARD_PROPERTIES = frozenset({"types", "supertypes", "subtypes", "colors", "mana_cost",
+                             "mana_value", "power", "toughness"})
 
 
 def lint(cases: CaseSet, corpus: Corpus | None = None) -> list[Problem]:
@@ -59,7 +68,78 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
     if isinstance(case.quote, dict):
         for ref in sorted(set(case.quote) - set(case.rules)):
             report(f"the quote for {ref} belongs to no cited rule", "quote", "warning")
+    for message, field in _standin_reads(case):
+        report(message, field)
+    for message, field in _unpayable_illegal(case):
+        report(message, field, "warning")
+    if case.setup.get("shuffle") is False and not _order_matters(case.setup):
+        report("shuffle: false is not needed (every deck has one card name or at most seven "
+               "cards): drop it, engines without setup.deck_order then run the case", "setup",
+               "warning")
     return problems
+
+
+def _standin_reads(case: Case) -> list[tuple[str, str]]:
+    """Checks that read a card property of a stand-in object that its class leaves open."""
+    found = []
+    classes = standins()
+    for step in case.steps:
+        for check in step.checks:
+            segments = check.path.segments
+            for i, segment in enumerate(segments):
+                for selector in segment.selectors:
+                    token = (case.handle_cards.get(str(selector.value))
+                             if selector.kind == "handle" else str(selector.value))
+                    name = parse_token(token)
+                    if name is None or name not in classes:
+                        continue
+                    if i + 1 < len(segments):
+                        read = {segments[i + 1].key}
+                    elif isinstance(check.expected, dict):
+                        read = set(check.expected)
+                    else:
+                        read = set()
+                    for key in sorted((read & CARD_PROPERTIES) - set(classes[name].fixes)):
+                        fixed = ", ".join(classes[name].fixes)
+                        found.append((f"step {step.index}: {check.path.text} reads {key} of "
+                                      f"{token}, which its class does not fix "
+                                      f"(spec/standins.yaml fixes {fixed})",
+                                      f"steps[{step.index - 1}]"))
+    return found
+
+
+def _unpayable_illegal(case: Case) -> list[tuple[str, str]]:
+    """``expect_illegal`` casts and activations that cost mana with none to pay them."""
+    players = case.setup.get("players") or {}
+    pools = {name: any((state or {}).get("mana_pool", {}).values())
+             for name, state in players.items() if isinstance(state, dict)}
+    found = []
+    for step in case.steps:
+        action = step.value if step.kind in ("do", "expect_illegal") else None
+        if not isinstance(action, dict) or action.get("action") not in ("cast", "activate"):
+            continue
+        card = card_of(action.get("card"), case.handle_cards)
+        if action["action"] == "activate" and is_mana_ability(card, action.get("ability")):
+            pools[action.get("player")] = True
+            continue
+        if step.kind == "expect_illegal" and action.get("pay_with") is None and \
+                not pools.get(action.get("player")) and costs_mana(card, action):
+            found.append((f"step {step.index}: nothing pays for this {action['action']} (no "
+                          "pay_with, no mana in the pool): an engine may reject it for want of "
+                          "mana whatever the rule; name its sources", f"steps[{step.index - 1}]"))
+    return found
+
+
+def _order_matters(setup: dict) -> bool:
+    for deck in (setup.get("decks") or {}).values():
+        names, size = set(), 0
+        for entry in deck or ():
+            item = entry if isinstance(entry, dict) else {"card": entry}
+            names.add(item.get("card"))
+            size += int(item.get("count", 1))
+        if size > 7 and len(names) > 1:
+            return True
+    return False
 
 
 def _unknown(ref: str, corpus: Corpus) -> str:

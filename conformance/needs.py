@@ -99,14 +99,14 @@ def derive(setup: Mapping[str, Any], steps: Iterable[Any],
         elif kind in ("keep", "mulligan"):
             found.add("actions.mulligan")
         elif kind in ("cast", "activate"):
-            card = _card(action.get("card"), handle_cards)
-            if kind == "activate" and _is_mana_ability(card, action.get("ability")):
+            card = card_of(action.get("card"), handle_cards)
+            if kind == "activate" and is_mana_ability(card, action.get("ability")):
                 found.add("actions.mana")
             elif action.get("pay_with") is not None:
                 illegal = step.kind == "expect_illegal" or (payment is not None
                                                            and payment.illegal)
                 payment = Payment(illegal)
-            elif "payment" in action or pool_in_setup or _costs_mana(card, action):
+            elif "payment" in action or pool_in_setup or costs_mana(card, action):
                 found.add("pay.pool")
     return Needs(frozenset(found), payment)
 
@@ -211,7 +211,7 @@ def _mentions_key(value: Any, key: str) -> bool:
     return isinstance(value, Mapping) and key in value
 
 
-def _card(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
+def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
     """The card data of an action's object (a handle or a card name), in any edition."""
     name = handle_cards.get(ref, ref) if isinstance(ref, str) else None
     if name is None:
@@ -226,14 +226,14 @@ def _card(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
     return None
 
 
-def _is_mana_ability(card: CardData | None, index: Any) -> bool:
+def is_mana_ability(card: CardData | None, index: Any) -> bool:
     if card is None or not isinstance(index, int):
         return False
     abilities = activated_abilities(card)
     return 0 <= index < len(abilities) and abilities[index].mana
 
 
-def _costs_mana(card: CardData | None, action: Mapping[str, Any]) -> bool:
+def costs_mana(card: CardData | None, action: Mapping[str, Any]) -> bool:
     """Whether paying for the action takes mana (unknown cards are taken to cost some)."""
     if card is None:
         return True
@@ -242,5 +242,7 @@ def _costs_mana(card: CardData | None, action: Mapping[str, Any]) -> bool:
     index = action.get("ability")
     abilities = activated_abilities(card)
     if not isinstance(index, int) or not 0 <= index < len(abilities):
-        return True
+        # Granted by another object (an Aura, Equipment): its text is not the card's. Such an
+        # activation that costs mana must name its sources.
+        return False
     return abilities[index].mana_cost

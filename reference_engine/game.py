@@ -107,8 +107,7 @@ def _production(symbols: tuple[str, ...]) -> mana.Production:
     return (made[0], made[1], made[2], made[3], made[4], made[5])
 
 
-def _color_of(plan: list[tuple[GameObject, int, mana.Production]], source: GameObject) -> str:
-    production = next(p for obj, _, p in plan if obj is source)
+def _color_of(production: mana.Production) -> str:
     return ("W", "U", "B", "R", "G", "C")[production.index(1)]
 
 
@@ -264,16 +263,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             raise IllegalActionError("cannot_pay", "the mana sources cannot pay the cost")
         if bare.payment is not None:
             self._check_payment_with(bare, plan)
-        self._activate_then_apply(self._canonical(bare), plan)
-
-    def _activate_then_apply(self, bare: Action,
-                             plan: list[tuple[GameObject, int, mana.Production]]) -> None:
-        for source, index, _ in plan:
-            self.apply(Action("activate", bare.player, card=source.id, ability=index))
-            decision = self.decision
-            if decision is not None and decision.kind == "choose_color":
-                self.apply(Action("choose", bare.player, choice=_color_of(plan, source)))
-        self.apply(bare)
+        self.apply(self._canonical(bare)._replace(pay_with=action.pay_with))
 
     def _payment_plan(self, action: Action
                       ) -> list[tuple[GameObject, int, mana.Production]] | None:
@@ -415,11 +405,6 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if action.kind == "concede":
             self._concede(action.player)
             return
-        if action.pay_with is not None:
-            plan = self._payment_plan(action)
-            assert plan is not None, "apply() was given an action its sources cannot pay"
-            self._activate_then_apply(action._replace(pay_with=None), plan)
-            return
         assert self._flow is not None
         self.decision = None
         try:
@@ -435,6 +420,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self.decision = next(self._flow)
         except StopIteration:
             self.decision = None
+
+    def peek_events(self) -> list[tuple[Any, ...]]:
+        """The events not yet taken, left in place."""
+        return list(self._events)
 
     def take_events(self) -> list[tuple[Any, ...]]:
         events, self._events = self._events, []
@@ -1358,6 +1347,18 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self._flow.close()
 
     def _take_action(self, action: Action) -> Generator[Decision, Action, None]:
+        if action.pay_with is not None:
+            # The mana abilities are activated as the cost is paid, inside the casting or
+            # activation: what they trigger waits until it is done (2004 409.1f; modern 601.2g).
+            plan = self._payment_plan(action)
+            assert plan is not None, "an action its sources cannot pay reached the game"
+            for source, index, production in plan:
+                color = _color_of(production) if self._ability_spec(
+                    Action("activate", action.player, card=source.id, ability=index)
+                ).any_color else None
+                yield from self._activate(Action("activate", action.player, card=source.id,
+                                                 ability=index), color=color)
+            action = action._replace(pay_with=None)
         kind = action.kind
         if kind == "play_land":
             obj = self.objects[action.card]
@@ -1410,7 +1411,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._events.append(("cast", action.player, card.id, card.card.name))
         yield from ()
 
-    def _activate(self, action: Action) -> Generator[Decision, Action, None]:
+    def _activate(self, action: Action, *, color: str | None = None
+                  ) -> Generator[Decision, Action, None]:
         obj = self.objects[action.card]
         spec = self.abilities(obj)[action.ability or 0]
         if spec.cost is not None:
@@ -1439,7 +1441,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if spec.produces is not None or spec.any_color:
             # A mana ability resolves at once, without the stack (405.6c).
             if spec.any_color:
-                color = yield from self.choose_color(action.player)
+                if color is None:
+                    color = yield from self.choose_color(action.player)
                 self.add_mana(action.player, (color,))
             else:
                 self.add_mana(action.player, spec.produces or ())

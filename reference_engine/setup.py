@@ -56,7 +56,20 @@ def new_game(edition: str, setup: object) -> tuple[Game, dict[str, int]]:
         builder.seeded_start()
     else:
         builder.given_state()
-    return builder.game, builder.handles
+    return builder.game, _current(builder.game, builder.handles)
+
+
+def _current(game: Game, handles: dict[str, int]) -> dict[str, int]:
+    """The handles as the game now stands: a card of a deck named by a handle may have been
+    drawn into an opening hand (a new object) during the start of the game."""
+    current = dict(handles)
+    by_id = {oid: handle for handle, oid in handles.items()}
+    for event in game.peek_events():
+        if event[0] == "zone_change" and event[1] in by_id:
+            handle = by_id.pop(event[1])
+            current[handle] = event[2]
+            by_id[event[2]] = handle
+    return current
 
 
 class _Builder:

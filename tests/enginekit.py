@@ -60,7 +60,7 @@ class Table:
                 out[key] = self.id(value)
             elif key == "targets":
                 out[key] = [self._target(t) for t in value]
-            elif key == "order":
+            elif key == "order" or (key == "pay_with" and isinstance(value, list)):
                 out[key] = [self.id(v) for v in value]
             elif key == "choice":
                 out[key] = self.id(value)
