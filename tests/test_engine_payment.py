@@ -90,7 +90,7 @@ def test_legal_actions_list_casts_that_lands_would_pay_for_with_auto(edition):
     casts = [a for a in t.legal() if a["action"] == "cast"]
     assert casts == [{"action": "cast", "player": "A", "card": t.id("bears"),
                       "pay_with": "auto"}]
-    t.do(**{"kind": "cast", "player": "A", "card": "bears", "pay_with": "auto"})
+    t.do("cast", "A", card="bears", pay_with="auto")
     assert t.cards(t.obs()["stack"]) == ["Grizzly Bears"]
 
 
