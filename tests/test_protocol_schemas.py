@@ -138,3 +138,12 @@ def test_a_bad_request_is_a_violation_too():
     with pytest.raises(ProtocolViolation, match=r"request at args\.action\.player"):
         ProtocolValidator().check_request({"id": 1, "command": "perform", "args": {
             "action": {"action": "pass", "player": "C"}}})
+
+
+def test_every_capability_is_documented_and_every_documented_one_exists():
+    from conformance.protocol import CAPABILITIES
+
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    table = text.split("### Capabilities", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"`((?:setup|pay|actions|observe)\.[a-z_]+)`", table))
+    assert documented == set(CAPABILITIES)
