@@ -50,3 +50,25 @@ def test_the_bundled_cases_lint_clean(capsys):
     assert main(["cases", "lint"]) == 0
     _, err = capsys.readouterr()
     assert "error" not in err.lower()
+
+
+@pytest.mark.parametrize(("engine", "name"), [
+    ("py:tests.fakes.profiles:GivenZonesAutoPay", "given-zones-auto-pay"),
+    ("py:tests.fakes.profiles:SeededStartOnly", "seeded-start-only"),
+])
+def test_what_a_profile_can_run_it_runs_and_passes(tmp_path, engine, name):
+    """The portability report's count for a profile is what an engine of that profile (the
+    reference engine cut down to it, refusing anything it did not declare) really runs, and
+    every one of those runs passes."""
+    from conformance import casefile, portability
+
+    code, results = _run(tmp_path, name, "--engine", engine)
+    ran = sorted((r["case_id"], r["edition"]) for r in results["results"]
+                 if r["status"] != "skip")
+    failing = [(r["case_id"], r["message"]) for r in results["results"]
+               if r["status"] not in ("pass", "skip")]
+    assert failing == []
+    assert code == 0
+    chosen = portability.profile(name)
+    report = portability.report(casefile.load().cases, chosen.info(), chosen.editions)
+    assert ran == sorted(report.runs)
