@@ -137,6 +137,8 @@ def report(control_outcome: Outcome, outcomes: list[Outcome], options: Options,
             "rules": list(definition.rules),
             "description": definition.description,
             "killed_by": outcome.killed_by,
+            # how the runs that did not pass ended: "error" alone often means a crash
+            "results": {s: n for s, n in sorted(outcome.counts.items()) if s in KILLING},
         }
         if definition.audit:
             entry["audit"] = definition.audit
