@@ -81,7 +81,7 @@ def applied(mutant_id: str) -> Iterator[Patcher]:
         patcher.undo()
 
 
-# The condition of sorcery timing, as Game._priority_actions spells it; the timing mutants
+# The condition of sorcery timing, as Game._pool_actions spells it; the timing mutants
 # replace it in one place only (spells, or lands) with one of its three parts left out.
 _SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):'
 _LAND_LINE = "if sorcery_ok and self.can_play_land(name):"
@@ -410,21 +410,21 @@ def _two_lands(p: Patcher) -> None:
 @mutant("land-any-step", "cr2004:212.6a",
         "A land may be played in any step of its player's turn, not only in a main phase.")
 def _land_step(p: Patcher) -> None:
-    p.source(Game._priority_actions, (
+    p.source(Game._pool_actions, (
         _LAND_LINE, "if self.active == name and not self.stack and self.can_play_land(name):"))
 
 
 @mutant("land-in-opponents-turn", "cr2004:212.6a",
         "A land may be played in the opponent's main phase.")
 def _land_turn(p: Patcher) -> None:
-    p.source(Game._priority_actions, (
+    p.source(Game._pool_actions, (
         _LAND_LINE, "if self.step in MAIN_STEPS and not self.stack and self.can_play_land(name):"))
 
 
 @mutant("land-with-stack", "cr2004:212.6a",
         "A land may be played while the stack is not empty.")
 def _land_stack(p: Patcher) -> None:
-    p.source(Game._priority_actions, (
+    p.source(Game._pool_actions, (
         _LAND_LINE,
         "if self.active == name and self.step in MAIN_STEPS and self.can_play_land(name):"))
 
@@ -452,7 +452,7 @@ def _land_on_stack(p: Patcher) -> None:
 @mutant("artifact-land-castable", "cr2004:212.6g cr2004:212.2f",
         "An artifact land may also be cast as an artifact spell.")
 def _artifact_land(p: Patcher) -> None:
-    p.source(Game._priority_actions, ('if "Land" in types:\n',
+    p.source(Game._pool_actions, ('if "Land" in types:\n',
                                       'if "Land" in types and "Artifact" not in types:\n'))
 
 
@@ -463,7 +463,7 @@ def _artifact_land(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells check 'from the first to the second main phase', so combat too.")
 def _sorcery_combat(p: Patcher) -> None:
-    p.source(Game._priority_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game._pool_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok",
         "not (self.active == name and MAIN1 <= self.step <= max(MAIN_STEPS) "
         "and not self.stack)")))
@@ -473,7 +473,7 @@ def _sorcery_combat(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells may be cast in the opponent's main phase.")
 def _sorcery_turn(p: Patcher) -> None:
-    p.source(Game._priority_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game._pool_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.step in MAIN_STEPS and not self.stack)")))
 
 
@@ -481,7 +481,7 @@ def _sorcery_turn(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells may be cast while the stack is not empty.")
 def _sorcery_stack(p: Patcher) -> None:
-    p.source(Game._priority_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game._pool_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.active == name and self.step in MAIN_STEPS)")))
 
 
@@ -574,9 +574,9 @@ def _equip_any(p: Patcher) -> None:
 @mutant("equipment-ability-for-equipment-controller", "cr2004:212.2k",
         "An ability granted by Equipment can be activated by the Equipment's controller too.")
 def _equip_granted(p: Patcher) -> None:
-    original = Game._priority_actions
+    original = Game._pool_actions
 
-    def _priority_actions(self: Game, name: str) -> list[Action]:
+    def _pool_actions(self: Game, name: str) -> list[Action]:
         actions = original(self, name)
         player = self.players[name]
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
@@ -589,7 +589,7 @@ def _equip_granted(p: Patcher) -> None:
                     self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
         return actions
 
-    p.set(Game, "_priority_actions", _priority_actions)
+    p.set(Game, "_pool_actions", _pool_actions)
 
 
 # -- type-changing effects (212.1b-d, 212.6e) ---------------------------------------------------
