@@ -1548,27 +1548,29 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             for slot in {slot for _, _, made in options for slot in range(6) if made[slot]}:
                 player.pool[slot] += max(made[slot] for _, _, made in options)
         try:
-            candidates = self._pool_actions(name)
+            candidates = self._pool_actions(name, costly=True)
         finally:
             player.pool = real
         listed = set(actions)
         for action in candidates:
-            if action.kind in ("cast", "activate") and action not in listed:
+            if action not in listed:
                 paid = action._replace(pay_with="auto")
                 if self._payment_plan(paid):
                     actions.append(paid)
         return actions
 
-    def _pool_actions(self, name: str) -> list[Action]:
+    def _pool_actions(self, name: str, *, costly: bool = False) -> list[Action]:
+        """The player's priority actions that the pool pays for; ``costly``: only the casts and
+        activations that cost mana (those a mana ability could make payable)."""
         player = self.players[name]
-        actions = [self._pass_action[name]]
+        actions = [] if costly else [self._pass_action[name]]
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         chars = self.chars
         cards = player.hand
         extra = self.castable_zones(name) if (player.graveyard or player.library) else ()
         if extra:
             cards = cards + extra
-        if sorcery_ok and self.can_play_land(name):
+        if sorcery_ok and not costly and self.can_play_land(name):
             actions.extend(Action("play_land", name, card=o.id) for o in cards
                            if "Land" in chars(o).types and o.zone != GRAVEYARD)
         for obj in cards:
@@ -1581,6 +1583,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         for obj in self.battlefield:
             if obj.controller == name and not obj.phased_out:
                 for index, spec in enumerate(self.abilities(obj)):
+                    if costly and (spec.cost is None or spec.cost.is_free):
+                        continue
                     self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
         return actions
 
