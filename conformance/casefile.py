@@ -139,7 +139,11 @@ def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
             problems.append(Problem(where, f"duplicate id: already used at line "
                                     f"{seen[case.id].line}", case.line, case.id, "id"))
         seen.setdefault(case.id, case)
-    return ([] if problems else cases), problems
+    return ([] if _errors(problems) else cases), problems
+
+
+def _errors(problems: list[Problem]) -> bool:
+    return any(p.severity == "error" for p in problems)
 
 
 # ---- YAML with line numbers ----
@@ -252,9 +256,9 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
                                     "words; give this entry a suffix", _line(lines, (index,
                                     "params")), raw["id"], "params"))
 
-    def problem(at: LinePath, message: str) -> None:
+    def problem(at: LinePath, message: str, severity: str = "error") -> None:
         problems.append(Problem(where, message, _line(lines, (index, *at)), case_id,
-                                _field((index, *at))))
+                                _field((index, *at)), severity))
 
     def substitute(value: Any, at: LinePath) -> Any:
         if isinstance(value, str):
@@ -330,11 +334,13 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
     requires = frozenset(raw.get("requires", ()))
     derived = derive(setup, steps_tuple, handle_cards)
     for capability in sorted(requires & DERIVED):
-        verdict = ("the case needs it, and says so by its shape: drop it"
-                   if capability in derived.capabilities else
-                   "yet the setup and steps do not need it (derived: "
-                   f"{', '.join(sorted(derived.capabilities))}): drop it or change the case")
-        problem(("requires",), f"{capability} is derived from the setup and steps, {verdict}")
+        if capability in derived.capabilities:
+            problem(("requires",), f"{capability} is derived from the setup and steps, which "
+                    "need it: drop it", "warning")
+        else:
+            problem(("requires",), f"{capability} is derived from the setup and steps, yet "
+                    "they do not need it (derived: "
+                    f"{', '.join(sorted(derived.capabilities))}): drop it or change the case")
     case = Case(
         id=case_id,
         rules=tuple(raw["rules"]),
@@ -354,7 +360,7 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         handles=handles,
         handle_cards=handle_cards,
     )
-    return (None if problems else case), problems
+    return (None if _errors(problems) else case), problems
 
 
 def _check_action(action: dict[str, Any], cards: frozenset[str],

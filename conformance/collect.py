@@ -175,7 +175,7 @@ class CaseFailure(Exception):
 class CaseFile(pytest.File):
     def collect(self) -> Iterator[pytest.Collector]:
         plugin: MtgPlugin = self.config.pluginmanager.get_plugin("mtg-conformance")
-        problems = plugin.cases.problems_for(self.path)
+        problems = [p for p in plugin.cases.problems_for(self.path) if p.severity == "error"]
         if problems:
             raise InputError(tuple(problems))
         cases = [c for c in plugin.cases.by_file(self.path) if plugin.selected(c)]
