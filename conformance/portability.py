@@ -118,3 +118,21 @@ def report(cases: Iterable[Case], info: EngineInfo,
             else:
                 result.runs.append((case.id, edition))
     return result
+
+
+def markdown(reports: Sequence[tuple[str, Report]], *, blockers: int = 8) -> str:
+    """A Markdown table of the reports (one row per engine or profile), then for each the
+    blockers that keep the most runs out (``blockers`` of them)."""
+    lines = ["| profile | case runs that run | share |", "|---|---|---|"]
+    for name, report in reports:
+        lines.append(f"| {name} | {len(report.runs)} of {report.total} | {report.share:.0%} |")
+    for name, report in reports:
+        rows = report.by_blocker()
+        if not rows:
+            continue
+        lines += ["", f"**{name}**: what blocks the rest (runs blocked; blocked by it alone)",
+                  ""]
+        lines += [f"* {b}: {n} ({a})" for b, n, a in rows[:blockers]]
+        if len(rows) > blockers:
+            lines.append(f"* and {len(rows) - blockers} more")
+    return "\n".join(lines)

@@ -158,7 +158,7 @@ def _portability(args: argparse.Namespace) -> int:
                   ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.markdown:
-        print(_markdown(reports))
+        print(portability.markdown(reports))
     else:
         for name, report in reports:
             _print_report(name, report, args.cases_blocked)
@@ -198,13 +198,3 @@ def _print_report(name: str, report: object, show_cases: bool) -> None:
                     if blocker in reasons:
                         print(f"      {edition}::{case}")
     print()
-
-
-def _markdown(reports: list) -> str:
-    lines = ["| profile | case runs that run | share | the three biggest blockers (runs) |",
-             "|---|---|---|---|"]
-    for name, report in reports:
-        top = "; ".join(f"{b} ({n})" for b, n, _ in report.by_blocker()[:3]) or "none"
-        lines.append(f"| {name} | {len(report.runs)} of {report.total} | "
-                     f"{report.share:.0%} | {top} |")
-    return "\n".join(lines)
