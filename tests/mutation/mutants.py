@@ -84,7 +84,7 @@ def applied(mutant_id: str) -> Iterator[Patcher]:
 # The condition of sorcery timing, as Game._pool_actions spells it; the timing mutants
 # replace it in one place only (spells, or lands) with one of its three parts left out.
 _SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):'
-_LAND_LINE = "if sorcery_ok and self.can_play_land(name):"
+_LAND_LINE = "if sorcery_ok and not costly and self.can_play_land(name):"
 
 # -- 101: starting the game ---------------------------------------------------------------------
 
@@ -411,14 +411,16 @@ def _two_lands(p: Patcher) -> None:
         "A land may be played in any step of its player's turn, not only in a main phase.")
 def _land_step(p: Patcher) -> None:
     p.source(Game._pool_actions, (
-        _LAND_LINE, "if self.active == name and not self.stack and self.can_play_land(name):"))
+        _LAND_LINE, "if self.active == name and not self.stack and not costly and "
+        "self.can_play_land(name):"))
 
 
 @mutant("land-in-opponents-turn", "cr2004:212.6a",
         "A land may be played in the opponent's main phase.")
 def _land_turn(p: Patcher) -> None:
     p.source(Game._pool_actions, (
-        _LAND_LINE, "if self.step in MAIN_STEPS and not self.stack and self.can_play_land(name):"))
+        _LAND_LINE, "if self.step in MAIN_STEPS and not self.stack and not costly and "
+        "self.can_play_land(name):"))
 
 
 @mutant("land-with-stack", "cr2004:212.6a",
@@ -426,7 +428,8 @@ def _land_turn(p: Patcher) -> None:
 def _land_stack(p: Patcher) -> None:
     p.source(Game._pool_actions, (
         _LAND_LINE,
-        "if self.active == name and self.step in MAIN_STEPS and self.can_play_land(name):"))
+        "if self.active == name and self.step in MAIN_STEPS and not costly and "
+        "self.can_play_land(name):"))
 
 
 @mutant("land-uses-stack", "cr2004:212.6a",
