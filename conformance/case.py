@@ -13,7 +13,7 @@ from typing import Any, Literal
 from conformance import paths
 from conformance.needs import Payment
 
-StepKind = Literal["do", "expect", "expect_illegal", "advance"]
+StepKind = Literal["do", "expect", "expect_illegal", "advance", "bind"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +28,10 @@ class Check:
 class Step:
     index: int  # 1-based
     kind: StepKind
-    value: Any  # the action, the advance target, or the expect mapping
+    value: Any  # the action, the advance target, the expect mapping, or handle -> path
     line: int | None = None
     view: str | None = None  # expect: whose view (``as: A``)
-    checks: tuple[Check, ...] = ()
+    checks: tuple[Check, ...] = ()  # expect: path and value; bind: path and the handle
 
     def describe(self) -> str:
         if self.kind in ("do", "expect_illegal"):
@@ -39,6 +39,8 @@ class Step:
         if self.kind == "advance":
             target = ", ".join(f"{k} {v}" for k, v in self.value.items())
             return f"step {self.index} (advance to {target})"
+        if self.kind == "bind":
+            return f"step {self.index} (bind {', '.join(self.value)})"
         view = f" as {self.view}" if self.view else ""
         return f"step {self.index} (expect{view})"
 

@@ -27,7 +27,7 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 SUFFIXES = (".yaml", ".yml")
 _PLACEHOLDER = re.compile(r"\$\{([a-z_][a-z0-9_]*)\}")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
-_STEP_KINDS = ("do", "expect", "expect_illegal", "advance")
+_STEP_KINDS = ("do", "expect", "expect_illegal", "advance", "bind")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 LinePath = tuple[str | int, ...]
 
@@ -302,6 +302,7 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
             problem(("requires",), f"unknown capability {capability!r}{hint}")
 
     steps: list[Step] = []
+    known = set(handles)  # the setup's handles, then those bound by earlier steps
     for i, raw_step in enumerate(raw["steps"]):
         at: LinePath = ("steps", i)
         step_value = substitute(raw_step, at)
@@ -310,24 +311,25 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         line = _line(lines, (index, *at))
         checks: list[Check] = []
         if kind in ("do", "expect_illegal"):
-            for message, sub in _check_action(value, cards, handles):
+            for message, sub in _check_action(value, cards, frozenset(known)):
                 problem((*at, kind, *sub), message)
         elif kind == "advance":
             if "turn" in value and not isinstance(value["turn"], int):
                 problem((*at, kind, "turn"), f"turn must be a whole number, not "
                         f"{value['turn']!r}")
+        elif kind == "bind":
+            for handle, text in value.items():
+                parsed = _path(problem, (*at, kind, handle), str(text), known)
+                if handle in known:
+                    problem((*at, kind, handle), f"{handle!r} is a handle already")
+                if parsed is not None:
+                    checks.append(Check(parsed, handle))
+            known.update(value)
         else:
             for text, expected in value.items():
-                try:
-                    parsed = paths.parse(str(text))
-                except ValueError as exc:
-                    problem((*at, kind, text), f"bad path: {exc}")
-                    continue
-                for handle in sorted(parsed.handles - handles):
-                    problem((*at, kind, text), f"[{handle}] is not a handle of the setup "
-                            f"(handles: {', '.join(sorted(handles)) or 'none'}; use "
-                            f"[card=NAME] for a card name)")
-                checks.append(Check(parsed, expected))
+                parsed = _path(problem, (*at, kind, text), str(text), known)
+                if parsed is not None:
+                    checks.append(Check(parsed, expected))
         steps.append(Step(i + 1, kind, value, line, step_value.get("as"), tuple(checks)))
 
     steps_tuple = tuple(steps)
@@ -361,6 +363,19 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         handle_cards=handle_cards,
     )
     return (None if _errors(problems) else case), problems
+
+
+def _path(problem: Any, at: LinePath, text: str, known: set[str]) -> paths.Path | None:
+    try:
+        parsed = paths.parse(text)
+    except ValueError as exc:
+        problem(at, f"bad path: {exc}")
+        return None
+    for handle in sorted(parsed.handles - known):
+        problem(at, f"[{handle}] is not a handle of the setup or of a bind step before "
+                f"(handles: {', '.join(sorted(known)) or 'none'}; use [card=NAME] for a card "
+                "name)")
+    return parsed
 
 
 def _check_action(action: dict[str, Any], cards: frozenset[str],

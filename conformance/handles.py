@@ -52,6 +52,13 @@ class Handles:
         known = self.incarnation.get(handle, _UNKNOWN)
         return known is _UNKNOWN or obj.get("incarnation") == known
 
+    def bind(self, handle: str, obj: dict[str, Any]) -> None:
+        """Name an observed object (a ``bind`` step)."""
+        self.current[handle] = obj["id"]
+        self._handle_of[_key(obj["id"])] = handle
+        if "incarnation" in obj:
+            self.incarnation[handle] = obj["incarnation"]
+
     def note_incarnations(self, observation: dict[str, Any]) -> None:
         """Record the incarnation of every handled object found in ``observation``."""
         by_id = {_key(v): k for k, v in self.current.items()}

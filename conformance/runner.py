@@ -258,6 +258,21 @@ class _Game:
                 self._fail(step, message, check.path.text, _plain(exc.expected),
                            _plain(exc.observed))
 
+    def _bind(self, step: Step) -> None:
+        """Name objects that play created or moved: each path must select one object."""
+        observation = self.client.observe()
+        for check in step.checks:
+            try:
+                found = paths.resolve(check.path, observation, self.handles.matches, full=True)
+            except paths.Mismatch as exc:
+                self._fail(step, str(exc), check.path.text)
+            objects = found if isinstance(found, list) else [found]
+            objects = [o for o in objects if isinstance(o, dict) and "id" in o]
+            if len(objects) != 1:
+                self._fail(step, f"{check.path.text} selects {len(objects)} objects; a bind "
+                           "needs exactly one", check.path.text, 1, len(objects))
+            self.handles.bind(str(check.expected), objects[0])
+
     def _advance(self, step: Step) -> None:
         target = step.value
         wanted = ", ".join(f"{k} {v}" for k, v in target.items())
@@ -309,7 +324,7 @@ class _Game:
             self._fail(step, str(exc))
 
     def _follow(self) -> None:
-        if self.follows and self.case.handles:
+        if self.follows and self.handles.current:
             self.handles.follow(self.client.events())
 
     def _fail(self, step: Step, message: str, path: str | None = None, expected: Any = None,

@@ -399,3 +399,51 @@ def test_the_case_guide_example_runs_on_every_profile(tmp_path):
     for engine in ("reference", "py:tests.fakes.profiles:GivenZonesAutoPay",
                    "py:tests.fakes.profiles:SeededStartOnly"):
         assert run(engine, case)[0].status == "pass", engine
+
+
+TOKENS = """
+- id: t.bind
+  rules: [cr2004:216.3]
+  editions: [cr2004, modern]
+  quote: 衍生物
+  summary: A token made by play is named by a bind step, then dies.
+  setup:
+    turn: {number: 3, active: A, step: precombat_main}
+    players: {A: {hand: [{handle: alarm, card: Raise the Alarm},
+                        {handle: bolt, card: Lightning Bolt}]}}
+    battlefield:
+      - {handle: plains, card: Plains, controller: A}
+      - {handle: plains-2, card: Plains, controller: A}
+      - {handle: mountain, card: Mountain, controller: A}
+  steps:
+    - do: {action: cast, player: A, card: alarm, pay_with: [plains, plains-2]}
+    - do: {action: pass, player: A}
+    - do: {action: pass, player: B}
+    - bind: {soldier: "battlefield[card=Soldier][0]", other: "battlefield[card=Soldier][1]"}
+    - do: {action: cast, player: A, card: bolt, targets: [soldier], pay_with: [mountain]}
+    - do: {action: pass, player: A}
+    - do: {action: pass, player: B}
+    - expect: {"battlefield[soldier]": {absent: true}, "battlefield[other].token": true,
+               players.A.graveyard: {cards: [Lightning Bolt, Raise the Alarm]}}
+"""
+
+
+def test_a_bind_step_names_an_object_play_created(tmp_path):
+    loaded = cases_of(tmp_path, TOKENS)
+    assert loaded.problems == []
+    case = loaded.cases[0]
+    assert "setup.tokens" not in case.needs
+    for edition in ("cr2004", "modern"):
+        outcome, _ = run("reference", case, edition)
+        assert outcome.status == "pass", outcome.message
+    ambiguous = TOKENS.replace('other: "battlefield[card=Soldier][1]"',
+                               'other: "battlefield[card=Soldier]"')
+    outcome, _ = run("reference", cases_of(tmp_path, ambiguous).cases[0])
+    assert outcome.status == "fail"
+    assert "battlefield[card=Soldier] selects 2 objects; a bind needs exactly one" in \
+        outcome.message
+    early = TOKENS.replace("    - bind:", "    - expect: {'battlefield[soldier]': {count: 1}}\n"
+                           "    - bind:")
+    problems = [p.message for p in cases_of(tmp_path, early).problems]
+    assert problems and problems[0].startswith("[soldier] is not a handle of the setup or of "
+                                               "a bind step before")
