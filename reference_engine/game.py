@@ -243,7 +243,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         action performed, and nothing has changed if it is not."""
         if action.kind not in ("cast", "activate"):
             raise IllegalActionError("unexpected_payment", f"{action.kind} takes no pay_with")
-        bare = action._replace(pay_with=None)
+        bare = self._canonical(action._replace(pay_with=None))
         player = self.players[action.player]
         plan = self._payment_plan(action)
         real = player.pool
@@ -263,7 +263,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             raise IllegalActionError("cannot_pay", "the mana sources cannot pay the cost")
         if bare.payment is not None:
             self._check_payment_with(bare, plan)
-        self.apply(self._canonical(bare)._replace(pay_with=action.pay_with))
+        self.apply(bare._replace(pay_with=action.pay_with))
 
     def _payment_plan(self, action: Action
                       ) -> list[tuple[GameObject, int, mana.Production]] | None:

@@ -119,3 +119,13 @@ def test_a_seeded_start_without_shuffling_keeps_each_deck_in_order(edition):
                                                      + ["Forest"] * 5)
     assert handles["bolt"] in {c["id"] for c in hand}
     assert [c["card"] for c in o["players"]["A"]["library"]] == ["Island", "Swamp"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("pay_with", ["auto", ["mountain-1", "mountain-2", "mountain-3"]])
+def test_any_number_of_targets_in_any_order_when_sources_pay(edition, pay_with):
+    t = table(edition, a={"hand": [h("fireball", "Fireball")]},
+              battlefield=[*lands("Mountain", "Mountain", "Mountain"),
+                           h("giant", "Hill Giant", controller="B")])
+    t.do("cast", "A", card="fireball", x=1, targets=["B", "giant"], pay_with=pay_with)
+    assert t.cards(t.obs()["stack"]) == ["Fireball"]
