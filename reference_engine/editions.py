@@ -129,6 +129,7 @@ class GameModern(Game):
     planeswalkers: ClassVar[bool] = True
     counters_annihilate: ClassVar[bool] = True
     shields_follow_spells: ClassVar[bool] = True
+    owners_order_rule_deaths: ClassVar[bool] = True
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """London mulligan (outside the seeds, modern rule 103.5): in turn order each player

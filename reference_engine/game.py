@@ -143,6 +143,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
     shields_follow_spells: ClassVar[bool] = False
     #: a land or token without a printed cost has mana cost {0} (2004 rule 203.1)
     lands_and_tokens_cost_zero: ClassVar[bool] = False
+    #: cards put into a graveyard at once by a rule (state-based actions), not only by an
+    #: effect, are ordered by their owner (modern 404.3 "効果やルール"; 2004 217.4c says
+    #: "an effect" only, so there the game puts them in one after another)
+    owners_order_rule_deaths: ClassVar[bool] = False
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -554,10 +558,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                      face_down: bool = False) -> GameObject | None:
         return self.move(obj, EXILE, cause=cause, exiled_with=exiled_with, face_down=face_down)
 
-    def put_into_graveyards(self, objs: list[GameObject], cause: str
+    def put_into_graveyards(self, objs: list[GameObject], cause: str,
+                            causes: dict[int, str] | None = None
                             ) -> Generator[Decision, Action, None]:
-        """Put several objects into their owners' graveyards at once. Each owner orders
-        their own cards when they differ (217.4c, 404.3)."""
+        """Put several objects into their owners' graveyards at once (``causes`` may give one
+        object's own cause). Each owner orders their own cards when they differ (217.4c,
+        404.3)."""
         for name in self._turn_order_from_active():
             mine = [o for o in objs if o.owner == name and o.id in self.objects]
             while mine:
@@ -569,7 +575,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 else:
                     chosen = mine[0]
                 mine.remove(chosen)
-                self._destroyed_or_moved(chosen, cause)
+                self._destroyed_or_moved(chosen, (causes or {}).get(chosen.id, cause))
 
     def _destroyed_or_moved(self, obj: GameObject, cause: str) -> None:
         if obj.zone == BATTLEFIELD:
@@ -663,16 +669,22 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             return
         if self.has(obj, "indestructible"):
             return
-        if regenerate and obj.regen_shields:
-            # Regeneration replaces destruction: tap it, remove damage and it leaves combat.
-            obj.regen_shields -= 1
-            obj.damage = 0
-            obj.attacking = False
-            obj.blocking = None
-            self.tap(obj)
-            self._events.append(("regenerate", obj.id))
+        if regenerate and self._regenerated(obj):
             return
         self.move(obj, GRAVEYARD, cause="destroy")
+
+    def _regenerated(self, obj: GameObject) -> bool:
+        """Regeneration replaces destruction, if the object has a shield: tap it, remove its
+        damage and it leaves combat."""
+        if not obj.regen_shields:
+            return False
+        obj.regen_shields -= 1
+        obj.damage = 0
+        obj.attacking = False
+        obj.blocking = None
+        self.tap(obj)
+        self._events.append(("regenerate", obj.id))
+        return True
 
     def sacrifice(self, obj: GameObject) -> None:
         if obj.zone == BATTLEFIELD:
@@ -1214,11 +1226,20 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             # "If you would lose the game, instead ..." (a replacement, 217.1d, 400.6); where
             # it and another state-based action move the same object, its controller chooses.
             losers = yield from self._replace_losses(losers, destroyed, to_graveyard)
-        for obj in destroyed:
-            self.destroy(obj.id)
-        dying = [o for o in to_graveyard if o.id in self.objects]
-        if dying:
-            yield from self.put_into_graveyards(dying, "state_based")
+        if self.owners_order_rule_deaths:
+            # Destroyed and put into graveyards at once: each owner orders their own (404.3).
+            dying = [o for o in destroyed if o.zone == BATTLEFIELD and not self.has(
+                o, "indestructible") and not self._regenerated(o)]
+            causes = {o.id: "destroy" for o in dying}
+            dying += [o for o in to_graveyard if o.id in self.objects and o not in dying]
+            if dying:
+                yield from self.put_into_graveyards(dying, "state_based", causes)
+        else:
+            for obj in destroyed:
+                self.destroy(obj.id)
+            dying = [o for o in to_graveyard if o.id in self.objects]
+            if dying:
+                yield from self.put_into_graveyards(dying, "state_based")
         for obj in ceasing:
             self._cease_to_exist(obj)
         if losers:

@@ -159,8 +159,7 @@ def test_cases_lint_and_list(tmp_path, capsys):
     assert code == 0
     listed = {c["id"]: c for c in json.loads(out)}
     assert listed["zone.destroyed-to-owners-graveyard"]["requires"] == [
-        "observe.events", "pay.pool", "setup.controller", "setup.graveyard", "setup.mana_pool",
-        "setup.state"]
+        "observe.events", "setup.controller", "setup.state"]
 
 
 def test_expectations_generate_rejects_what_is_not_a_results_file(tmp_path, capsys):

@@ -94,10 +94,32 @@ def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
     assert t.obs()["pending"] == {"player": "A", "decision": "order_blockers",
                                   "attacker": t.id("giant"), "so_far": []}
     t.do("order_blockers", "A", attacker="giant", order=["bears", "lions"])
+    if edition == "modern":
+        # Both of B's creatures die at once: B orders them into B's graveyard (404.3).
+        t.advance("combat_damage")
+        assert t.obs()["pending"] == {"player": "B", "decision": "order_graveyard", "count": 2}
+        t.do("choose", "B", choice="bears")
+        assert t.cards(t.player("B")["graveyard"]) == ["Savannah Lions", "Grizzly Bears"]
     t.advance("end_of_combat")
     # 3 damage: 2 (lethal) to the Bears first, the remaining 1 to the Lions (toughness 1).
     assert sorted(t.cards(t.player("B")["graveyard"])) == ["Grizzly Bears", "Savannah Lions"]
     assert t.cards(t.player("A")["graveyard"]) == ["Hill Giant"]  # 2 + 2 damage
+
+
+def test_2004_rule_deaths_at_once_are_not_ordered_by_their_owner():
+    # 2004 217.4c lets the owner order cards an *effect* puts into a graveyard at once;
+    # creatures destroyed by lethal damage (a rule) go in without a choice.
+    t = table("cr2004", [h("giant", "Hill Giant", controller="A"),
+                         h("lions", "Savannah Lions", controller="B"),
+                         h("bears", "Grizzly Bears", controller="B")])
+    t.attack("giant")
+    t.advance("declare_blockers")
+    t.do("block", "B", card="lions", attacker="giant")
+    t.do("block", "B", card="bears", attacker="giant")
+    t.do("done", "B")
+    t.do("order_blockers", "A", attacker="giant", order=["bears", "lions"])
+    t.advance("end_of_combat")
+    assert sorted(t.cards(t.player("B")["graveyard"])) == ["Grizzly Bears", "Savannah Lions"]
 
 
 def test_2004_combat_damage_goes_on_the_stack_and_players_get_priority():

@@ -59,7 +59,7 @@ def test_a_good_case_is_compiled(tmp_path):
     (("editions: [cr2004]", "editions: [cr1999]"), 3, "editions[0]", "is not one of"),
     (("  summary: Each player starts with 20 life.\n", ""), 1, None, "'summary' is a required"),
     (("- expect: {players.A.life: 20}", "- wait: 3"), 10, "steps[0]",
-     "a step has exactly one of do, expect, expect_illegal, advance (found wait)"),
+     "a step has exactly one of do, expect, expect_illegal, advance, bind (found wait)"),
     (("- expect: {players.A.life: 20}", "- {do: {action: dance, player: A}}"), 10,
      "steps[0]", "do.action: 'dance' is not one of"),
     (("- expect: {players.A.life: 20}", "- {do: {action: pass}}"), 10, "steps[0]",
@@ -85,7 +85,8 @@ def test_schema_problems_name_file_line_case_and_field(tmp_path, edit, line, fie
     (("{players.A.life: 20}", "{players.A.life: 20}\n    - {do: {action: cast, player: C, "
       "card: bolt}}"), "steps[1].do.player", "player must be A or B"),
     (("{players.A.life: 20}", "{'battlefield[bears]': {count: 1}}"), "steps[0].expect."
-     "battlefield[bears]", "[bears] is not a handle of the setup (handles: bolt"),
+     "battlefield[bears]",
+     "[bears] is not a handle of the setup or of a bind step before (handles: bolt"),
     (("{players.A.life: 20}", "{'players..life': 20}"), "steps[0].expect.players..life",
      "bad path: empty key"),
     (("  steps:", "  requires: [observe.event]\n  steps:"), "requires",
