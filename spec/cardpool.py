@@ -110,18 +110,18 @@ class Ability:
 
 def activated_abilities(card: CardData) -> tuple[Ability, ...]:
     """A card's activated abilities in protocol order (docs/protocol.md: ``activate``'s
-    ``ability`` index): one mana ability per basic land type, in WUBRG order (2004 rule
-    212.6d), then those printed in its text. Reminder text, abilities in quotes (granted to
+    ``ability`` index): one mana ability per basic land type, in the order of its type line
+    (2004 rule 212.6d), then those printed in its text. Reminder text, abilities in quotes (granted to
     another object) and keywords other than Equip are not activated abilities of the card.
 
     >>> pool = default_pool().edition("modern")
     >>> [a.mana for a in activated_abilities(pool["Mind Stone"])]
     [True, False]
     >>> [a.text for a in activated_abilities(pool["Tropical Island"])]
-    ['{T}: Add {U}.', '{T}: Add {G}.']
+    ['{T}: Add {G}.', '{T}: Add {U}.']
     """
-    found = [Ability(f"{{T}}: Add {{{mana}}}.", True, False)
-             for land_type, mana in _BASIC_MANA.items() if land_type in card.subtypes]
+    found = [Ability(f"{{T}}: Add {{{_BASIC_MANA[land_type]}}}.", True, False)
+             for land_type in card.subtypes if land_type in _BASIC_MANA]
     for raw in card.text.split("\n"):
         line = raw.strip()
         if not line or line.startswith("("):

@@ -58,3 +58,24 @@ def test_card_index_json(capsys):
 def test_edition_specific_behaviour_is_registered_per_edition():
     assert implementation("Animate Dead", "cr2004").enchant is None  # 2004 Oracle
     assert implementation("Animate Dead", "modern").enchant is not None  # an Aura
+
+
+def test_the_abilities_a_harness_reads_from_card_text_are_the_engines():
+    """``spec.cardpool.activated_abilities`` (what the harness knows of a card: which ability
+    index is a mana ability, and which costs mana) agrees with the reference engine's own
+    abilities, in number, order and kind, for every card of both editions."""
+    from reference_engine.cardimpl import implementation
+    from reference_engine.layers import BASIC_ABILITIES
+    from spec.cardpool import activated_abilities, default_pool
+
+    for edition, cards in default_pool().cards.items():
+        for name, card in cards.items():
+            impl = implementation(name, edition)
+            engine = [BASIC_ABILITIES[s] for s in card.subtypes if s in BASIC_ABILITIES]
+            engine += list(impl.abilities if impl is not None else ())
+            ours = activated_abilities(card)
+            assert [(a.mana, a.mana_cost) for a in ours] == [
+                (e.produces is not None or e.any_color, e.cost is not None and not e.cost.is_free)
+                for e in engine], (edition, name)
+            intrinsic = sum(1 for s in card.subtypes if s in BASIC_ABILITIES)
+            assert [a.text for a in ours[:intrinsic]] == [e.text for e in engine[:intrinsic]]

@@ -72,3 +72,16 @@ def test_what_a_profile_can_run_it_runs_and_passes(tmp_path, engine, name):
     chosen = portability.profile(name)
     report = portability.report(casefile.load().cases, chosen.info(), chosen.editions)
     assert ran == sorted(report.runs)
+
+
+@pytest.mark.parametrize("fake", ["PoolOnly", "SourcesOnly", "AutoPayOnly"])
+def test_every_case_an_engine_can_pay_for_passes_in_its_form_of_payment(tmp_path, fake):
+    """The bundled cases name the lands that pay; each form of payment the harness turns
+    that into (activating them first, naming them, leaving them to the engine) plays every
+    case it runs the same, correct way."""
+    code, results = _run(tmp_path, fake, "--engine", f"py:tests.fakes.portable:{fake}")
+    failing = [(r["case_id"], r["edition"], r["message"]) for r in results["results"]
+               if r["status"] not in ("pass", "skip")]
+    assert failing == []
+    assert code == 0
+    assert sum(r["status"] == "pass" for r in results["results"]) >= 150
