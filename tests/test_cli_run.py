@@ -168,3 +168,24 @@ def test_expectations_generate_rejects_what_is_not_a_results_file(tmp_path, caps
     code, _, err = cli(capsys, "expectations", "generate", str(path))
     assert code == 2
     assert "not a valid results file" in err
+
+
+def test_the_portability_document_holds_the_current_table():
+    from conformance import casefile, portability
+    from conformance.protocol import EngineInfo
+    from reference_engine.engine import ReferenceEngine
+
+    cases = casefile.load().cases
+    reports = []
+    for name, chosen in portability.profiles().items():
+        if chosen.engine is not None:
+            info = EngineInfo.from_result(ReferenceEngine().hello(1.1))
+            reports.append((name, portability.report(cases, info)))
+        else:
+            reports.append((name, portability.report(cases, chosen.info(), chosen.editions)))
+    table = portability.markdown(reports)
+    text = (Path(__file__).resolve().parents[1] / "docs" / "portability.md").read_text()
+    generated = text.split("tests keep it current -->\n", 1)[1].split(
+        "\n<!-- end of generated table -->", 1)[0]
+    assert generated == table, "docs/portability.md is stale: paste in the output of " \
+        "`mtgconf cases portability --markdown`"
