@@ -170,27 +170,15 @@ class _Game:
             if not isinstance(pending, dict) or pending.get("decision") not in \
                     _MULLIGAN_DECISIONS:
                 return
-            action = {"action": "keep", "player": pending.get("player")}
-            try:
-                self.client.perform(action)
-            except EngineRejected as exc:
-                if exc.type != ILLEGAL_ACTION:
-                    raise
-                raise _Stop(Failed(0, "do", f"new_game: the engine rejected {_show(action)} "
-                                   f"for its pending mulligan decision ({exc.reason}): "
-                                   f"{exc.detail}")) from None
+            self._accepted(None, {"action": "keep", "player": pending.get("player")},
+                           "new_game: the engine rejected {action} for its pending mulligan "
+                           "decision")
 
     # ---- steps ----
 
     def _do(self, step: Step) -> None:
         action = self._pay(step, self._translate(step, step.value))
-        try:
-            self.client.perform(action)
-        except EngineRejected as exc:
-            if exc.type != ILLEGAL_ACTION:
-                raise
-            self._fail(step, f"the engine rejected {_show(action)} as illegal "
-                       f"({exc.reason}): {exc.detail}")
+        self._accepted(step, action, "the engine rejected {action} as illegal")
         self._follow()
 
     def _pay(self, step: Step, action: dict[str, Any]) -> dict[str, Any]:
@@ -216,13 +204,7 @@ class _Game:
         if "choice" in source:
             answers.append({"action": "choose", "player": player, "choice": source["choice"]})
         for answer in answers:
-            try:
-                self.client.perform(answer)
-            except EngineRejected as exc:
-                if exc.type != ILLEGAL_ACTION:
-                    raise
-                self._fail(step, f"paying from the pool, the engine rejected {_show(answer)} "
-                           f"({exc.reason}): {exc.detail}")
+            self._accepted(step, answer, "paying from the pool, the engine rejected {action}")
 
     def _expect_illegal(self, step: Step) -> None:
         before = self.client.observe()
@@ -305,13 +287,21 @@ class _Game:
         self._fail(step, f"did not reach {wanted} within {self.options.max_advance} actions")
 
     def _pass(self, step: Step, action: dict[str, Any]) -> None:
+        self._accepted(step, action, "the engine rejected {action} while advancing")
+
+    def _accepted(self, step: Step | None, action: dict[str, Any], rejected: str) -> None:
+        """Perform an action the case needs the engine to accept: an ``illegal_action``
+        answer fails the case, with ``rejected`` (naming ``{action}``), the reason and
+        the engine's message."""
         try:
             self.client.perform(action)
         except EngineRejected as exc:
             if exc.type != ILLEGAL_ACTION:
                 raise
-            self._fail(step, f"the engine rejected {_show(action)} while advancing "
-                       f"({exc.reason}): {exc.detail}")
+            message = f"{rejected.format(action=_show(action))} ({exc.reason}): {exc.detail}"
+            if step is None:
+                raise _Stop(Failed(0, "do", message)) from None
+            self._fail(step, message)
 
     # ---- helpers ----
 

@@ -81,8 +81,7 @@ def test_blocked_creatures_deal_damage_to_each_other(edition):
     assert t.player("B")["life"] == 20
 
 
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
+def _giant_blocked_by_lions_and_bears(edition: str) -> Table:
     t = table(edition, [h("giant", "Hill Giant", controller="A"),
                         h("lions", "Savannah Lions", controller="B"),
                         h("bears", "Grizzly Bears", controller="B")])
@@ -91,6 +90,12 @@ def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
     t.do("block", "B", card="lions", attacker="giant")
     t.do("block", "B", card="bears", attacker="giant")
     t.do("done", "B")
+    return t
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
+    t = _giant_blocked_by_lions_and_bears(edition)
     assert t.obs()["pending"] == {"player": "A", "decision": "order_blockers",
                                   "attacker": t.id("giant"), "so_far": []}
     t.do("order_blockers", "A", attacker="giant", order=["bears", "lions"])
@@ -109,14 +114,7 @@ def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
 def test_2004_rule_deaths_at_once_are_not_ordered_by_their_owner():
     # 2004 217.4c lets the owner order cards an *effect* puts into a graveyard at once;
     # creatures destroyed by lethal damage (a rule) go in without a choice.
-    t = table("cr2004", [h("giant", "Hill Giant", controller="A"),
-                         h("lions", "Savannah Lions", controller="B"),
-                         h("bears", "Grizzly Bears", controller="B")])
-    t.attack("giant")
-    t.advance("declare_blockers")
-    t.do("block", "B", card="lions", attacker="giant")
-    t.do("block", "B", card="bears", attacker="giant")
-    t.do("done", "B")
+    t = _giant_blocked_by_lions_and_bears("cr2004")
     t.do("order_blockers", "A", attacker="giant", order=["bears", "lions"])
     t.advance("end_of_combat")
     assert sorted(t.cards(t.player("B")["graveyard"])) == ["Grizzly Bears", "Savannah Lions"]
