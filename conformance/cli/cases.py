@@ -6,6 +6,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conformance.case import Case
+    from conformance.portability import Report
 
 from conformance.cli import ExitCode
 
@@ -165,7 +170,7 @@ def _portability(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _engine_report(engine: str, cases: list, editions: list[str]) -> object:
+def _engine_report(engine: str, cases: list[Case], editions: list[str]) -> Report:
     from conformance import portability
     from conformance.cli.run import start_engine
 
@@ -184,7 +189,7 @@ def _cards(value: str) -> frozenset[str]:
     return frozenset(x.strip() for x in value.split(",") if x.strip())
 
 
-def _print_report(name: str, report: object, show_cases: bool) -> None:
+def _print_report(name: str, report: Report, show_cases: bool) -> None:
     print(f"{name}: {len(report.runs)} of {report.total} case runs "
           f"({report.share:.0%}) can run")
     rows = report.by_blocker()
