@@ -111,8 +111,9 @@ class Ability:
 def activated_abilities(card: CardData) -> tuple[Ability, ...]:
     """A card's activated abilities in protocol order (docs/protocol.md: ``activate``'s
     ``ability`` index): one mana ability per basic land type, in the order of its type line
-    (2004 rule 212.6d), then those printed in its text. Reminder text, abilities in quotes (granted to
-    another object) and keywords other than Equip are not activated abilities of the card.
+    (2004 rule 212.6d), then those printed in its text. Reminder text, abilities in quotes
+    (granted to another object) and keywords other than Equip are not activated abilities of
+    the card.
 
     >>> pool = default_pool().edition("modern")
     >>> [a.mana for a in activated_abilities(pool["Mind Stone"])]
