@@ -185,6 +185,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._trigger_version = -1
         self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._control_changed = False
+        self._mana_wanted = False
         self._tokens_outside = False
         self._computing: set[int] = set()
         self._priority_decision = {name: Decision(PRIORITY, name) for name in PLAYERS}
@@ -269,14 +270,16 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self._check_payment_with(bare, plan)
         self.apply(bare._replace(pay_with=action.pay_with))
 
-    def _payment_plan(self, action: Action
+    def _payment_plan(self, action: Action, sources: list[Any] | None = None
                       ) -> list[tuple[GameObject, int, mana.Production]] | None:
         """The sources to activate, each with the ability and what it adds, or None if they
-        cannot pay. Raises for a named object that is not a mana source of the player."""
+        cannot pay (``sources``: the player's, if already known). Raises for a named object
+        that is not a mana source of the player."""
         cost = self._cost_of(action)
         if cost is None:
             return []  # the action is illegal anyway: perform() says why
-        sources = self.mana_sources(action.player)
+        if sources is None:
+            sources = self.mana_sources(action.player)
         if action.pay_with == "auto":
             chosen = list(sources)
         else:
@@ -1558,6 +1561,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         """What the player with priority may do: the actions the pool pays for, then the casts
         and activations that mana abilities would pay for, with ``pay_with: "auto"``."""
         actions = self._pool_actions(name)
+        if not self._mana_wanted:
+            return actions
         sources = self.mana_sources(name)
         if not sources:
             return actions
@@ -1576,7 +1581,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         for action in candidates:
             if action not in listed:
                 paid = action._replace(pay_with="auto")
-                if self._payment_plan(paid):
+                if self._payment_plan(paid, sources):
                     actions.append(paid)
         return actions
 
@@ -1594,19 +1599,27 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if sorcery_ok and not costly and self.can_play_land(name):
             actions.extend(Action("play_land", name, card=o.id) for o in cards
                            if "Land" in chars(o).types and o.zone != GRAVEYARD)
+        wanted = False  # a spell castable now, or an ability with a mana cost
         for obj in cards:
             types = chars(obj).types
             if "Land" in types:
                 continue
             if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):
                 continue
+            wanted = True
             self._spell_actions(actions, player, obj)
         for obj in self.battlefield:
             if obj.controller == name and not obj.phased_out:
                 for index, spec in enumerate(self.abilities(obj)):
-                    if costly and (spec.cost is None or spec.cost.is_free):
-                        continue
+                    if spec.cost is None or spec.cost.is_free:
+                        if costly:
+                            continue
+                    else:
+                        wanted = True
                     self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+        if not costly:
+            # Whether mana abilities could pay for more: read by _priority_actions.
+            self._mana_wanted = wanted
         return actions
 
     def _spell_actions(self, actions: list[Action], player: Player, obj: GameObject) -> None:

@@ -7,6 +7,7 @@ with its colour, then generic mana with colourless first, then W, U, B, R, G.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterator, Sequence
@@ -96,15 +97,29 @@ def default_payment(pool: list[int], cost: Cost, x: int = 0) -> list[int] | None
 Production = tuple[int, int, int, int, int, int]
 
 
-def plan_sources(pool: list[int], sources: Sequence[Sequence[Production]], cost: Cost,
+def plan_sources(pool: Sequence[int], sources: Sequence[Sequence[Production]], cost: Cost,
                  x: int = 0, *, use_all: bool = False) -> list[int] | None:
     """Which sources to tap, and how, so that the pool plus what they add pays ``cost``:
     one option index per source (-1: not used), or None if no choice pays.
 
     ``use_all``: every source is used (the player named them). Otherwise as few sources as
     possible, preferring earlier ones (deterministic). Sources with the same options are
-    interchangeable, so the search runs over how many of each kind are used.
+    interchangeable, so the search runs over how many of each kind are used. The same
+    question comes back at every priority of a game: answers are remembered.
     """
+    plan = _plan(tuple(pool), tuple(tuple(o) for o in sources), cost, x, use_all)
+    return None if plan is None else list(plan)
+
+
+@functools.lru_cache(maxsize=8192)
+def _plan(pool: tuple[int, ...], sources: tuple[tuple[Production, ...], ...], cost: Cost,
+          x: int, use_all: bool) -> tuple[int, ...] | None:
+    found = _search(list(pool), sources, cost, x, use_all=use_all)
+    return None if found is None else tuple(found)
+
+
+def _search(pool: list[int], sources: Sequence[Sequence[Production]], cost: Cost,
+            x: int = 0, *, use_all: bool = False) -> list[int] | None:
     if use_all:
         for choice in itertools.product(*(range(len(o)) for o in sources)):
             if _pays(pool, [sources[i][c] for i, c in enumerate(choice)], cost, x):
