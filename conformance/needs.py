@@ -32,7 +32,8 @@ DERIVED = frozenset({
     "setup.start", "setup.deck_order", "setup.ante", "setup.state", "setup.library_order",
     "setup.mana_pool", "setup.poison", "setup.graveyard", "setup.exile", "setup.zones",
     "setup.sideboard", "setup.tapped", "setup.sick", "setup.damage", "setup.counters",
-    "setup.attachments", "setup.controller", "setup.tokens", "setup.lands_played",
+    "setup.attachments", "setup.controller", "setup.tokens", "setup.combat",
+    "setup.lands_played",
     "setup.hand_size", "pay.pool", "actions.mana", "actions.concede", "actions.mulligan",
     "observe.stack", "observe.view", "observe.library",
 })
@@ -148,7 +149,8 @@ def _setup_needs(setup: Mapping[str, Any]) -> Iterable[str]:
             continue
         for key, capability in (("tapped", "setup.tapped"), ("sick", "setup.sick"),
                                 ("damage", "setup.damage"), ("token", "setup.tokens"),
-                                ("attached_to", "setup.attachments")):
+                                ("attached_to", "setup.attachments"),
+                                ("attacking", "setup.combat"), ("blocking", "setup.combat")):
             if entry.get(key):
                 yield capability
         if any((entry.get("counters") or {}).values()):

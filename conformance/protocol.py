@@ -56,6 +56,7 @@ CAPABILITIES: dict[str, str] = {
     "setup.controller": "a given state's permanent may be controlled by a player who does not "
                         "own it",
     "setup.tokens": "a given state's permanents may be tokens",
+    "setup.combat": "a given state's permanents may be attacking or blocking",
     "setup.lands_played": "a given state may say how many lands a player played this turn",
     "setup.hand_size": "a given state may set a player's maximum hand size",
     "pay.pool": "a cast or activation is paid from mana already in the pool",

@@ -71,13 +71,17 @@ class TriggerSpec:
     says of which player's turn: ``controller`` or ``each``), ``tapped`` (this becomes
     tapped), ``tapped_for_mana`` (it is tapped for mana), ``attacks`` (this attacks),
     ``unblocked`` (this attacks and isn't blocked).
-    ``condition(game, source, event)`` filters; ``optional`` is a "may"."""
+    ``condition(game, source, event)`` filters; with ``intervening`` it is an intervening
+    "if" clause ("..., if Howling Mine is untapped, ..."), checked again as the ability
+    resolves, which then does nothing if it no longer holds (modern 603.4; 2004 410.10 says
+    the same, outside the seed); ``optional`` is a "may"."""
 
     event: str
     effect: Effect
     text: str
     targets: tuple[TargetSpec, ...] = ()
     condition: Callable[[Game, GameObject, Any], bool] | None = None
+    intervening: bool = False
     optional: bool = False
     step: int | None = None
     whose: str = "controller"

@@ -28,11 +28,29 @@ _MAX_MODERN_MULLIGANS = 7
 
 def _all_but_newest(worlds: list[GameObject]) -> list[GameObject]:
     """The world rule: only the permanent that has been a world permanent for the shortest
-    time stays (a newer object has a higher id)."""
+    time stays; on a tie (they entered at once), none stays (modern 704.5k; 2004 420.5i, the
+    rule the seed's 212.4j points to, outside the seed)."""
     if len(worlds) < 2:
         return []
-    newest = max(worlds, key=lambda o: o.id)
-    return [o for o in worlds if o is not newest]
+    newest = max(o.timestamp for o in worlds)
+    stays = [o for o in worlds if o.timestamp == newest]
+    return [o for o in worlds if len(stays) > 1 or o is not stays[0]]
+
+
+def _with_attachments(battlefield: list[GameObject], obj: GameObject) -> list[GameObject]:
+    """A permanent and everything attached to it, and to those, still on the battlefield."""
+    found = [obj]
+    for item in found:
+        found.extend(o for o in battlefield if o.attached_to == item.id and o not in found)
+    return [o for o in found if o in battlefield]
+
+
+def _with_indirect(phased: list[GameObject], direct: list[GameObject]) -> list[GameObject]:
+    """The permanents phasing in directly, and those that phased out with them."""
+    found = list(direct)
+    for item in found:
+        found.extend(o for o in phased if o.phased_with == item.id and o not in found)
+    return found
 
 
 class Game2004(Game):
@@ -66,41 +84,48 @@ class Game2004(Game):
                       ) -> Generator[Decision, Action, list[GameObject]]:
         """The legend rule as in force in June 2004 (rule 420.5e, outside the seeds): of
         legendary permanents (or creatures of type Legend) with the same name, all but the one
-        in play longest go to their owners' graveyards, whoever controls them; the world rule
-        (420.5i): all world enchantments but the newest."""
+        in play longest go to their owners' graveyards, whoever controls them (all of them on
+        a tie); the world rule (420.5i): all world enchantments but the newest."""
         victims: list[GameObject] = []
         by_name: dict[str, list[GameObject]] = {}
         for obj in legendary:
             by_name.setdefault(self.chars(obj).name, []).append(obj)
         for group in by_name.values():
             if len(group) > 1:
-                oldest = min(group, key=lambda o: o.id)  # a newer object has a higher id
-                victims.extend(o for o in group if o is not oldest)
+                # The one in play longest stays; a tie (entered at once) keeps none.
+                oldest = min(o.timestamp for o in group)
+                stays = [o for o in group if o.timestamp == oldest]
+                victims.extend(o for o in group if len(stays) > 1 or o is not stays[0])
         return victims + _all_but_newest(worlds)
         yield
 
     def phase_out(self, obj: GameObject) -> None:
         """2004: a phased-out permanent goes to the phased-out zone as the same object,
-        remembering its state (217.8a, 217.8c); what is attached to it goes with it."""
+        remembering its state (217.8a, 217.8c); what is attached to it goes with it, and
+        comes back only with it."""
         zone = self.zones_extra["phased_out"]
-        for item in [obj, *self._attached_to(obj)]:
-            if item in self.battlefield:
-                self.battlefield.remove(item)
-                item.zone = PHASED_OUT
-                zone.append(item)
-                self._events.append(("phase_out", item.id))
-                if item.token:
-                    self._tokens_outside = True  # it ceases to exist (217.8d)
+        for item in _with_attachments(self.battlefield, obj):
+            self.battlefield.remove(item)
+            item.zone = PHASED_OUT
+            item.phased_with = None if item is obj else obj.id
+            zone.append(item)
+            self._events.append(("phase_out", item.id))
+            if item.token:
+                self._tokens_outside = True  # it ceases to exist (217.8d)
         self.changed()
 
     def _phase_in_and_out(self) -> None:
+        """The active player's permanents that phased out on their own phase in, and what
+        phased out with them comes back with them (never by itself, never on its own
+        controller's turn): what was attached to a token that ceased to exist stays phased
+        out (217.8d; modern 702.26g)."""
         zone = self.zones_extra["phased_out"]
-        # What was attached to a token that ceased to exist stays phased out (217.8d).
-        back = [o for o in zone if o.controller == self.active and (
-            not isinstance(o.attached_to, int) or o.attached_to in self.objects)]
+        back = _with_indirect(zone, [o for o in zone if o.phased_with is None
+                                     and o.controller == self.active])
         for obj in back:
             zone.remove(obj)
             obj.zone = BATTLEFIELD
+            obj.phased_with = None
             self.battlefield.append(obj)
             self._events.append(("phase_in", obj.id))
         if back:
@@ -114,10 +139,8 @@ class Game2004(Game):
     def cards_outside_the_game(self, name: str) -> list[GameObject]:
         """Removed-from-the-game cards are outside the game too (217.1e)."""
         return super().cards_outside_the_game(name) + [
-            o for o in self.exile if o.owner == name and not o.token]
-
-    def _attached_to(self, obj: GameObject) -> list[GameObject]:
-        return [o for o in self.battlefield if o.attached_to == obj.id]
+            o for o in self.exile if o.owner == name and not o.token
+            and (self.playing_for_ante or not o.impl.ante_card)]
 
 
 class GameModern(Game):
@@ -186,16 +209,23 @@ class GameModern(Game):
 
     def phase_out(self, obj: GameObject) -> None:
         """Modern phasing is a status: the permanent stays on the battlefield but is treated
-        as though it did not exist (702.26, outside the seeds)."""
-        for item in [obj, *(o for o in self.battlefield if o.attached_to == obj.id)]:
+        as though it did not exist; what is attached to it phases out with it, indirectly
+        (702.26, outside the seeds)."""
+        for item in _with_attachments(self.battlefield, obj):
             item.phased_out = True
+            item.phased_with = None if item is obj else obj.id
             self._events.append(("phase_out", item.id))
         self.changed()
 
     def _phase_in_and_out(self) -> None:
-        back = [o for o in self.battlefield if o.phased_out and o.controller == self.active]
+        """The active player's permanents that phased out directly phase in, and what phased
+        out indirectly with them phases in with them, never on its own (702.26g)."""
+        phased = [o for o in self.battlefield if o.phased_out]
+        back = _with_indirect(phased, [o for o in phased if o.phased_with is None
+                                       and o.controller == self.active])
         for obj in back:
             obj.phased_out = False
+            obj.phased_with = None
             self._events.append(("phase_in", obj.id))
         if back:
             self.changed()

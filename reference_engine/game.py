@@ -186,6 +186,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._control_changed = False
         self._mana_wanted = False
+        self.attackers_declared = False  # in this turn's declare attackers step
+        #: inside ``together()``: the event's timestamp, then the objects that entered
+        self._arrivals: list[Any] | None = None
         self._tokens_outside = False
         self._computing: set[int] = set()
         self._priority_decision = {name: Decision(PRIORITY, name) for name in PLAYERS}
@@ -554,23 +557,47 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if obj.zone == BATTLEFIELD:
             self.fire("dies" if to == GRAVEYARD else "leaves", new, old=obj, to=to)
         if to == BATTLEFIELD:
-            self.fire("etb", new)
+            if self._arrivals is None:
+                self.fire("etb", new)
+            else:
+                new.timestamp = self._arrivals[0]
+                self._arrivals.append(new)
         return new
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """Objects put onto the battlefield inside this block enter as one event: they share
+        a timestamp (so the world and 2004 legend rules see a tie), and what their entering
+        triggers is checked once all of them are there, with the continuous effects that exist
+        then (modern 603.6a and 603.10, outside the seeds; 2004 the same). Abilities that
+        trigger on leaving look back at the object itself and are checked as it leaves."""
+        if self._arrivals is not None:
+            yield  # already inside one event
+            return
+        self._arrivals = [self._tick()]
+        try:
+            yield
+        finally:
+            arrived, self._arrivals = self._arrivals[1:], None
+            self.changed()
+            for obj in arrived:
+                if obj.id in self.objects and obj.zone == BATTLEFIELD:
+                    self.fire("etb", obj)
 
     def exile_object(self, obj: GameObject, *, cause: str, exiled_with: int | None = None,
                      face_down: bool = False) -> GameObject | None:
         return self.move(obj, EXILE, cause=cause, exiled_with=exiled_with, face_down=face_down)
 
     def put_into_graveyards(self, objs: list[GameObject], cause: str,
-                            causes: dict[int, str] | None = None
+                            causes: dict[int, str] | None = None, *, ordered: bool = True
                             ) -> Generator[Decision, Action, None]:
         """Put several objects into their owners' graveyards at once (``causes`` may give one
         object's own cause). Each owner orders their own cards when they differ (217.4c,
-        404.3)."""
+        404.3), unless not ``ordered`` (they go in as listed)."""
         for name in self._turn_order_from_active():
             mine = [o for o in objs if o.owner == name and o.id in self.objects]
             while mine:
-                if len({o.card.name for o in mine}) > 1:
+                if ordered and len({o.card.name for o in mine}) > 1:
                     options = [Action("choose", name, choice=o.id) for o in mine]
                     action = yield Decision("order_graveyard", name, options,
                                             count=len(mine))
@@ -833,9 +860,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         return emblem
 
     def cards_outside_the_game(self, name: str) -> list[GameObject]:
-        """Cards this player owns that are outside the game (the sideboard; 2004 adds the
-        removed-from-the-game zone, 217.1e; modern exile is in the game, 400.11)."""
-        return list(self.players[name].sideboard)
+        """Cards this player owns that are outside the game and may be brought in (the
+        sideboard; 2004 adds the removed-from-the-game zone, 217.1e; modern exile is in the
+        game, 400.11). Not playing for ante, no ante card comes in (modern 407.3; the 2004
+        seed is silent, and the modern rule is followed)."""
+        return [o for o in self.players[name].sideboard
+                if self.playing_for_ante or not o.impl.ante_card]
 
     # -- targets ------------------------------------------------------------------------------
 
@@ -983,8 +1013,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         nxt = step + 1
         if step == UPKEEP and self.turn == 1:
             nxt = MAIN1  # the player who goes first skips their first draw step (101.5)
-        elif step == DECLARE_ATTACKERS and not any(o.attacking for o in self.battlefield):
-            nxt = END_COMBAT  # no attackers: no blockers or combat damage steps
+        elif step == DECLARE_ATTACKERS and not (self.attackers_declared or any(
+                o.attacking for o in self.battlefield)):
+            # No creature was declared as an attacker: no blockers or combat damage steps. An
+            # attacker removed from combat later does not skip them (modern 508.8, outside the
+            # seeds; the 2004 seed is silent, and the modern rule is followed).
+            nxt = END_COMBAT
         ends_phase = nxt > CLEANUP or PHASE_OF_STEP[nxt] != PHASE_OF_STEP[step]
         self._end_step(step, ends_phase)
         if nxt > CLEANUP:
@@ -1040,6 +1074,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self.draw(self.active, 1)
         elif step == DECLARE_ATTACKERS:
             yield from self._declare_attackers()
+            self.attackers_declared = any(o.attacking for o in self.battlefield)
         elif step == DECLARE_BLOCKERS:
             yield from self._declare_blockers()
         elif step == COMBAT_DAMAGE:
@@ -1059,9 +1094,13 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 obj.regen_shields = 0
             self.shields.clear()
             self._expire("turn")
-            if not (self.triggered or self._state_based_actions_due()):
+            acted = False
+            while (yield from self._state_based_actions()):
+                acted = True
+            if not (acted or self.triggered):
                 return
-            # Something happened: players get priority, then a new cleanup step (314.3).
+            # State-based actions were performed or abilities triggered: players get priority,
+            # then a new cleanup step (2004 314.3; modern 514.3a, outside the seeds).
             yield from self._priority_round()
 
     # -- priority, state-based actions and the stack -----------------------------------------------
@@ -1154,22 +1193,13 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self.changed()
 
     def creature_types(self) -> set[str]:
-        """The creature types a player may name (212.1e): those of this edition's card pool."""
+        """The creature types a player may name (212.1e): those of this edition's card pool,
+        and in 2004 "Legend", a creature type then (215.2) though no pool creature has it."""
         from spec.cardpool import default_pool
 
-        return {s for card in default_pool().edition(self.edition).values()
-                if "Creature" in card.types for s in card.subtypes} - {"Legend"}
-
-    def _state_based_actions_due(self) -> bool:
-        for player in self.players.values():
-            if player.life <= 0 or player.drew_from_empty or player.poison >= 10:
-                return True
-        chars = self.chars
-        for obj in self.battlefield:
-            c = chars(obj)
-            if c.toughness is not None and (c.toughness <= 0 or obj.damage >= c.toughness):
-                return True
-        return False
+        types = {s for card in default_pool().edition(self.edition).values()
+                 if "Creature" in card.types for s in card.subtypes}
+        return types | {"Legend"} if self.legend_creature_type else types - {"Legend"}
 
     def _state_based_actions(self) -> Generator[Decision, Action, bool]:
         """Perform every state-based action that applies, simultaneously; True if any did."""
@@ -1242,7 +1272,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self.destroy(obj.id)
             dying = [o for o in to_graveyard if o.id in self.objects]
             if dying:
-                yield from self.put_into_graveyards(dying, "state_based")
+                yield from self.put_into_graveyards(dying, "state_based", ordered=False)
         for obj in ceasing:
             self._cease_to_exist(obj)
         if losers:
@@ -1431,6 +1461,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                          x=action.x)
         card.cast_info = {"x": action.x, "kicked": action.kicked,
                           "flashback": from_graveyard}
+        card._chars_version = -1  # its mana value on the stack counts X now
         self.stack.append(item)
         self._events.append(("cast", action.player, card.id, card.card.name))
         yield from ()
@@ -1520,6 +1551,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self.move(obj, GRAVEYARD, cause="resolve")
         else:
             spec = item.ability
+            if getattr(spec, "intervening", False) and item.source is not None and not (
+                    spec.condition(self, item.source, item.data.get("event"))):
+                # An intervening "if" that no longer holds: the ability does nothing (603.4).
+                self.stack.remove(item)
+                self._events.append(("resolve", item.id))
+                return
             if spec is not None and getattr(spec, "optional", False):
                 yes = yield from self.choose(item.controller, "may", [True, False],
                                              {"card": item.source_card, "text": spec.text})

@@ -73,7 +73,12 @@ class LayersMixin:
         cost = card.cost
         if cost is None and self.lands_and_tokens_cost_zero and (obj.token or "Land" in card.types):
             cost = "{0}"  # 2004 rule 203.1: unless specified, tokens and lands cost {0}
-        chars = Chars(card.name, cost, card.mana_value, card.colors,
+        mana_value = card.mana_value
+        if obj.zone == STACK and obj.cast_info and obj.cast_info.get("x") and cost:
+            # X is the number chosen while the spell is on the stack, 0 elsewhere (modern
+            # 202.3e; the 2004 seed's 203.3 does not say, so the modern rule is followed).
+            mana_value += cost.count("{X}") * obj.cast_info["x"]
+        chars = Chars(card.name, cost, mana_value, card.colors,
                       frozenset(card.supertypes), frozenset(card.types), card.subtypes,
                       power, toughness, obj.impl.keywords)
         if obj.impl.cda is not None and self._cda_applies(obj):

@@ -75,7 +75,8 @@ class GameObject:
         "_chars", "_chars_version", "attached_to", "attacking", "base_controller", "blocked",
         "blocking", "card", "cast_info", "chosen", "controlled_since", "controller",
         "counters", "damage", "exiled_with", "face_down", "id", "impl", "loyalty_used",
-        "owner", "phased_out", "regen_shields", "tapped", "timestamp", "token", "zone",
+        "owner", "phased_out", "phased_with", "regen_shields", "tapped", "timestamp", "token",
+        "zone",
     )
 
     def __init__(self, oid: int, card: CardData, impl: CardImpl, owner: str, zone: int,
@@ -95,6 +96,8 @@ class GameObject:
         self.token = False
         self.face_down = False
         self.phased_out = False  # the modern phasing status (2004: the phased-out zone)
+        #: phased out indirectly, with the permanent of this id it is attached to
+        self.phased_with: int | None = None
         self.controlled_since = 0
         self.attacking = False
         self.blocking: int | None = None

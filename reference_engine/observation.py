@@ -110,6 +110,7 @@ def permanent(game: Game, obj: GameObject, viewer: str | None = None) -> dict[st
         "token": obj.token,
         "attacking": obj.attacking,
         "blocking": obj.blocking,
+        "phased_out": obj.phased_out,
     })
     return base
 

@@ -163,6 +163,7 @@ class _Builder:
                 problems = [p for p in problems if "ante card" in p]
             if problems:
                 raise BadRequestError(f"setup.decks.{name}: illegal deck: {'; '.join(problems)}")
+        _no_ante_cards(game, ante, "setup.sideboards")
         first = setup.get("first_player")
         if first is not None and first not in PLAYERS:
             raise BadRequestError(f"setup.first_player: {first!r} is not A or B")
@@ -224,6 +225,7 @@ class _Builder:
                                         _PERMANENT_KEYS):
             self.permanent(item, where)
         game.playing_for_ante = bool(setup.get("ante"))
+        _no_ante_cards(game, game.playing_for_ante, "setup.players")
         for zone_name in ("exile", "ante", "command", "phased_out"):
             value = setup.get(zone_name)
             if value is None:
@@ -322,6 +324,18 @@ class _Builder:
                 attacker.blocked = True
                 order = self.game.block_order.get(target, ())
                 self.game.block_order[target] = (*order, obj.id)
+
+
+def _no_ante_cards(game: Game, ante: bool, where: str) -> None:
+    """Not playing for ante, an ante card may be neither in a deck nor in a sideboard (modern
+    407.3; the 2004 seed is silent on sideboards, and the modern rule is followed)."""
+    if ante:
+        return
+    for name in PLAYERS:
+        for obj in game.players[name].sideboard:
+            if obj.impl.ante_card:
+                raise BadRequestError(f"{where}: {name}'s sideboard holds {obj.card.name}, an "
+                                      "ante card: only in games played for ante (407.3)")
 
 
 def _no_extra(value: dict, allowed: set[str], where: str) -> None:

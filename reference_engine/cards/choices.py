@@ -99,9 +99,22 @@ def _circle_of_protection(quality: str) -> Any:
         return quality in chars.colors or quality in chars.types
 
     def effect(game: Game, item: StackItem) -> Iterator[Any]:
-        sources = [o.id for o in game.live() if matches(game.chars(o))]
-        sources += [s.id for s in game.stack if s.kind == "spell" and s.obj is not None
-                    and matches(game.chars(s.obj))]
+        # A source may be a permanent, a spell, or an object something on the stack refers
+        # to, even if it has left its zone (a Mogg Fanatic sacrificed for its ability), as it
+        # last existed (modern 609.7a; 2004: the Gatherer ruling of 2004-10-04 agrees).
+        candidates = list(game.live())
+        for on_stack in game.stack:
+            if on_stack is item:
+                continue
+            if on_stack.obj is not None:
+                candidates.append(on_stack.obj)
+            if on_stack.source is not None:
+                candidates.append(on_stack.source)
+            candidates.extend(source for source, _, _ in on_stack.assignments)
+        sources: list[int] = []
+        for obj in candidates:
+            if obj.id not in sources and matches(game.chars(obj)):
+                sources.append(obj.id)
         if not sources:
             return
         chosen = yield from game.choose(item.controller, "choose_source", sources,
@@ -128,9 +141,10 @@ register(CardImpl("Think Twice", spell=SpellSpec((), draw(1)),
 def _replenish(game: Game, item: StackItem) -> None:
     player = game.players[item.controller]
     cards = [o for o in player.graveyard if "Enchantment" in game.chars(o).types]
-    for card in cards:
-        # An Aura with nothing to enchant stays in the graveyard (212.4e).
-        game.move(card, BATTLEFIELD, controller=item.controller, cause="replenish")
+    with game.together():  # "Return all ...": one event
+        for card in cards:
+            # An Aura with nothing to enchant stays in the graveyard (212.4e).
+            game.move(card, BATTLEFIELD, controller=item.controller, cause="replenish")
 
 
 register(CardImpl("Replenish", spell=SpellSpec((), _replenish)))

@@ -152,6 +152,17 @@ def _tap_target(game: Game, item: StackItem) -> None:
         game.tap(game.objects[target])
 
 
+def _artifact_creature_or_land(game: Game, _controller: str, obj: Any) -> bool:
+    return bool({"Artifact", "Creature", "Land"} & game.chars(obj).types)
+
+
+register(CardImpl("Icy Manipulator", abilities=(
+    AbilitySpec("{1}, {T}: Tap target artifact, creature, or land.", cost=parse_cost("{1}"),
+                tap=True, targets=(TargetSpec("permanent", _artifact_creature_or_land,
+                                              "target artifact, creature, or land"),),
+                effect=_tap_target),
+)))
+
 _BOLA_TAP = AbilitySpec("{T}, Unattach Leonin Bola: Tap target creature.", tap=True,
                         unattach=True, targets=(CREATURE,), effect=_tap_target)
 

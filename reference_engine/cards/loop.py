@@ -122,8 +122,9 @@ def _return_the_rest(game: Game, item: StackItem) -> None:
     if old is None:
         return
     # Linked abilities: only the cards this Dragon exiled (406.6), under their owners' control.
-    for card in [o for o in game.exile if o.exiled_with == old.id]:
-        game.move(card, BATTLEFIELD, controller=card.owner, cause="worldgorger")
+    with game.together():  # "return the exiled cards": one event
+        for card in [o for o in game.exile if o.exiled_with == old.id]:
+            game.move(card, BATTLEFIELD, controller=card.owner, cause="worldgorger")
 
 
 register(CardImpl("Worldgorger Dragon", keywords=frozenset(("flying", "trample")), triggers=(

@@ -32,7 +32,7 @@ def _howling_mine(game: Game, item: StackItem) -> None:
 register(CardImpl("Howling Mine", triggers=(
     TriggerSpec("step", _howling_mine, "At the beginning of each player's draw step, if "
                 "Howling Mine is untapped, that player draws an additional card.",
-                condition=_untapped, step=DRAW, whose="each"),
+                condition=_untapped, intervening=True, step=DRAW, whose="each"),
 )))
 
 

@@ -165,7 +165,6 @@ def _mulligan_floor(p: Patcher) -> None:
 @mutant("zero-life-survives", "cr2004:102.1",
         "A player loses only below 0 life, not at exactly 0.")
 def _zero_life(p: Patcher) -> None:
-    p.source(Game._state_based_actions_due, ("player.life <= 0", "player.life < 0"))
     p.source(Game._state_based_actions, ("if p.life <= 0", "if p.life < 0"))
 
 
@@ -188,7 +187,6 @@ def _short_draw(p: Patcher) -> None:
 @mutant("poison-needs-eleven", "cr2004:102.8",
         "A player loses with more than ten poison counters, not with ten.")
 def _poison(p: Patcher) -> None:
-    p.source(Game._state_based_actions_due, ("player.poison >= 10", "player.poison > 10"))
     p.source(Game._state_based_actions, ("p.poison >= 10", "p.poison > 10"))
 
 
@@ -634,7 +632,7 @@ def _supertypes_dropped(p: Patcher) -> None:
 @mutant("no-attackers-skips-end-of-combat", "cr2004:300.1",
         "With no attackers the combat phase ends at once, skipping the end of combat step.")
 def _skip_end_combat(p: Patcher) -> None:
-    p.source(Game._next_step, ("nxt = END_COMBAT  #", "nxt = END_COMBAT + 1  #"))
+    p.source(Game._next_step, ("nxt = END_COMBAT\n", "nxt = END_COMBAT + 1\n"))
 
 
 @mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5",
