@@ -187,6 +187,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._control_changed = False
         self._mana_wanted = False
         self.attackers_declared = False  # in this turn's declare attackers step
+        self._optional_choice = False  # a decision with several options answered lately
         #: inside ``together()``: the event's timestamp, then the objects that entered
         self._arrivals: list[Any] | None = None
         self._tokens_outside = False
@@ -416,6 +417,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self._concede(action.player)
             return
         assert self._flow is not None
+        answered = self.decision
+        if answered is not None and answered.kind != PRIORITY and len(answered.options or ()) > 1:
+            self._optional_choice = True  # a loop through this choice is not mandatory
         self.decision = None
         try:
             self.decision = self._flow.send(action)
@@ -1137,7 +1141,15 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def _check_loop(self, seen: dict[tuple[Any, ...], int]) -> None:
         """A loop of mandatory actions is a draw (102.6): the same game state keeps coming
-        back while the players only pass and the stack keeps resolving."""
+        back while the players only pass and the stack keeps resolving. A loop in which a
+        player made a choice that had other options (Animate Dead with a second creature card
+        to return) contains an optional action and is no draw (102.6; modern 104.4b): the
+        game goes on for as long as that player keeps choosing the same way, and stops as soon
+        as they choose otherwise (or concede)."""
+        if self._optional_choice:
+            self._optional_choice = False
+            seen.clear()
+            return
         key = self.fingerprint()
         seen[key] = seen.get(key, 0) + 1
         if seen[key] >= LOOP_REPEATS:

@@ -27,6 +27,8 @@ class Edition:
     source: str
     sha256: str
     layout: Layout
+    #: the rules the reference engine plays by beyond the seed (the seed holds one part)
+    plays_by: str = ""
 
     @property
     def source_path(self) -> Path:
@@ -49,6 +51,8 @@ CR2004 = Edition(
     source="000_66d859e2d7deb66e.txt",
     sha256="e1a0a7c7b7432afa1da1e94c7122bec3f245e1ea008890a4b1cb889b369ec399",
     layout="cr2004",
+    plays_by="the Comprehensive Rules effective 2004-06-01, the document the seed is part of; "
+             "where no June-2004 text settles a question, the modern rules below",
 )
 
 MODERN = Edition(
@@ -59,6 +63,13 @@ MODERN = Edition(
     source="001_79523f1f5ae4d972.txt",
     sha256="cbc54c9aaada6d6e1b720db53bcc1953e6594fe97b769fc151c05405c2eb96d7",
     layout="modern",
+    # Pinned: the seed's section 4 has 400.7m (stickers, in the rules since 2022-10) and
+    # nothing later that we know of. Of the versions since, this is the last in which the
+    # attacking player orders blockers for combat damage (510.1c-d), which the Foundations
+    # update (effective 2024-11-08) removed; the engine plays that way in both editions.
+    plays_by="the Comprehensive Rules effective 2024-08-02 (Bloomburrow), the last version "
+             "before the Foundations update of 2024-11-08: combat damage is assigned in a "
+             "damage assignment order",
 )
 
 EDITIONS: dict[str, Edition] = {e.key: e for e in (CR2004, MODERN)}

@@ -375,9 +375,10 @@ def test_deck_validation(edition):
 
 # -- loops -------------------------------------------------------------------------------------
 
-def _gorger_loop(edition: str, hand: tuple = ()) -> Table:
+def _gorger_loop(edition: str, hand: tuple = (), graveyard_b: tuple | list = ()) -> Table:
     t = table(edition, a={"hand": [h("ad", "Animate Dead"), *hand], "mana_pool": {"B": 2},
                           "graveyard": [h("dragon", "Worldgorger Dragon")]},
+              b={"graveyard": list(graveyard_b)},
               battlefield=[h("swamp", "Swamp", controller="A")])
     # 2004 Animate Dead is a global enchantment whose enters trigger targets the card;
     # the modern one is an Aura cast targeting it.
@@ -396,6 +397,36 @@ def test_a_loop_of_mandatory_actions_is_a_draw(edition):
                                  "draw": True, "reason": "loop"}
     kinds = [e["type"] for e in t.events]
     assert kinds.count("trigger") > 6  # it went round several times first
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_loop_a_player_could_leave_is_no_draw(edition):
+    # With a second creature card in a graveyard, each time round Animate Dead may return it
+    # instead of the Dragon: an optional action, so no draw however long A keeps choosing the
+    # Dragon (102.6); choosing the Bears ends the loop.
+    t = _gorger_loop(edition, graveyard_b=[h("bears", "Grizzly Bears")])
+    choices = 0
+    for _ in range(300):
+        o = t.obs()
+        assert not o["result"]["over"]
+        pending = o["pending"]
+        if pending is not None and pending["decision"] in ("choose_targets",
+                                                           "choose_attachment"):
+            options = [a for a in t.legal() if a["action"] == "choose"]
+            assert len(options) == 2
+            choices += 1
+            dragon = next(a for a in options if _names_dragon(t, a))
+            t.engine.perform(dragon)
+            t._follow()
+            continue
+        t.pass_priority()
+    assert choices > 6 and not t.obs()["result"]["over"]
+
+
+def _names_dragon(t: Table, action: dict) -> bool:
+    chosen = action.get("choice", (action.get("targets") or [{}])[0].get("object"))
+    found = t.engine.game.objects.get(chosen)
+    return found is not None and found.card.name == "Worldgorger Dragon"
 
 
 def test_animate_dead_returns_the_creature_and_it_dies_when_animate_dead_leaves():
