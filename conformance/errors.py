@@ -62,7 +62,8 @@ class BadEngineSpec(SetupError):
     """An ``--engine`` value that names no engine."""
 
     code = "bad-engine-spec"
-    hint = ("an engine is `reference`, `py:MODULE:CLASS` (an in-process Python engine) or "
+    hint = ("an engine is `reference`, a third-party engine the project has an adapter for "
+            "(`phase`, `python-mtg`), `py:MODULE:CLASS` (an in-process Python engine) or "
             "`cmd:COMMAND` (a process speaking the protocol on stdin/stdout)")
 
     def summary(self) -> str:
@@ -78,6 +79,17 @@ class EngineStartupFailed(SetupError):
 
     def summary(self) -> str:
         return "the engine could not be started"
+
+
+@dataclass(eq=False)
+class EngineNotInstalled(SetupError):
+    """A third-party engine the project has an adapter for, whose package is not installed."""
+
+    code = "engine-not-installed"
+    hint = "install the engine with the command above (a pip extra of this project)"
+
+    def summary(self) -> str:
+        return "the engine is not installed"
 
 
 @dataclass(eq=False)

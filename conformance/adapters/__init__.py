@@ -2,6 +2,8 @@
 
 * ``reference``: the bundled reference engine, in-process
   (``py:reference_engine.engine:ReferenceEngine``);
+* a name of ``conformance.engines.NAMED`` (``phase``, ``python-mtg``): a third-party engine
+  through the project's adapter for it, in-process (installed by a pip extra);
 * ``py:MODULE:CLASS``: any in-process Python engine;
 * ``cmd:COMMAND``: a process speaking JSON lines on stdin/stdout.
 
@@ -17,7 +19,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from conformance.errors import BadEngineSpec
+from conformance.errors import BadEngineSpec, EngineNotInstalled
 
 REFERENCE = "py:reference_engine.engine:ReferenceEngine"
 _PY = re.compile(r"^py:(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*)$")
@@ -55,9 +57,13 @@ class EngineSpec:
 
     @classmethod
     def parse(cls, text: str) -> EngineSpec:
+        from conformance.engines import NAMED
+
         text = text.strip()
         if text == "reference":
             return cls(text, "py", REFERENCE.removeprefix("py:"))
+        if text in NAMED:
+            return cls(text, "py", NAMED[text].target)
         if text.startswith("py:"):
             if not _PY.match(text):
                 raise BadEngineSpec(text, "expected py:MODULE:CLASS, e.g. py:my_engine:Engine")
@@ -81,6 +87,12 @@ class EngineSpec:
     def transport(self, *, stderr_limit: int = 8192) -> Transport:
         if self.kind == "py":
             from conformance.adapters.inprocess import InProcessTransport
+            from conformance.engines import NAMED
+
+            named = NAMED.get(self.text)
+            if named is not None and not named.installed():
+                raise EngineNotInstalled(self.text, f"{named.package} is not installed: "
+                                         f"{named.install}")
 
             module, _, attr = self.target.partition(":")
             return InProcessTransport(self.text, module, attr)
