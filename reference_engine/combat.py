@@ -3,12 +3,30 @@
 Declarations are decisions made one creature at a time (``attack``/``block``, then ``done``);
 when no creature could attack or block there is nothing to decide. 2004 puts combat damage on
 the stack as an object (217.6e); the modern edition deals it at once (405.6e).
+
+Only creatures still in combat assign or are assigned combat damage. A creature is removed from
+combat when it regenerates, leaves the battlefield (2004: leaves play, phasing out included),
+phases out or changes control (modern 506.4, 2004 306.2; outside the seeds). Regeneration and a
+change of control clear ``attacking``/``blocking``; a creature phased out (modern: a status
+that leaves its flags as they were) or no longer on the battlefield is out of combat here
+whatever its flags say, and the end of combat clears the flags of every permanent, phased out
+or not.
+
+The attacking player divides a blocked creature's damage among its blockers (the
+``assign_combat_damage`` decision), following the rules with a damage assignment order, as
+they stood before the update of 2024-11-08 (modern 510.1c and 702.19c then): no damage to a
+blocker unless every blocker before it in the order is assigned lethal damage, any excess on
+any of them, and with trample the rest to the player once every blocker has lethal damage.
+The 2004 combat rules are outside the seed and the modern rule is followed there too (as
+printed in 2004, 310.2c let the controller divide a blocked creature's damage freely among its
+blockers, with no order; 502.9b allowed trample damage to the player once every blocker had
+lethal damage: ``damage_assignment_order = False`` gives that rule).
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from reference_engine.actions import Action
 from reference_engine.constants import BATTLEFIELD, other
@@ -21,7 +39,56 @@ _LANDWALK = {"plainswalk": "Plains", "islandwalk": "Island", "swampwalk": "Swamp
              "mountainwalk": "Mountain", "forestwalk": "Forest"}
 
 
+class _Plan(NamedTuple):
+    """How one attacker's combat damage may be assigned: its legal divisions, each a tuple of
+    (recipient, amount) pairs (every blocker in order, then the player with trample)."""
+
+    attacker: GameObject
+    blockers: list[GameObject]
+    lethal: list[int]
+    power: int
+    trample: bool
+    divisions: list[tuple[tuple[Any, int], ...]]
+
+
+def damage_divisions(power: int, lethal: Sequence[int], trample: bool, *,
+                     ordered: bool = True) -> list[tuple[int, ...]]:
+    """Every legal division of a blocked creature's ``power`` among its blockers (``lethal``:
+    the damage each needs to be destroyed, in damage assignment order), as a tuple of amounts
+    in that order, then, with ``trample``, the amount for the player.
+
+    All the power is assigned (510.1a). ``ordered``: a blocker may be assigned damage only if
+    every blocker before it is assigned lethal damage (510.1c before 2024-11); without an
+    order, any division among the blockers (2004 310.2c). The player may be assigned damage only
+    with trample and once every blocker is assigned lethal damage (702.19c, 2004 502.9b); with
+    no blocker left, a trampler assigns everything to the player and any other creature nothing
+    (702.19e, 510.1c; 2004 502.9c, 310.2c). There are C(power + n, n) compositions at most for
+    n recipients, a few dozen for the pool's creatures."""
+    count = len(lethal)
+    divisions: list[tuple[int, ...]] = []
+
+    def extend(index: int, left: int, lethal_so_far: bool, amounts: tuple[int, ...]) -> None:
+        if index == count:
+            if left == 0:
+                divisions.append((*amounts, 0) if trample else amounts)
+            elif trample and lethal_so_far:
+                divisions.append((*amounts, left))
+            return
+        may_assign = lethal_so_far or not ordered
+        for amount in range(left + 1) if may_assign else (0,):
+            extend(index + 1, left - amount, lethal_so_far and amount >= lethal[index],
+                   (*amounts, amount))
+
+    if power > 0:
+        extend(0, power, True, ())
+    return divisions
+
+
 class CombatMixin:
+    #: blockers are put in a damage assignment order that restricts how damage is divided
+    #: (modern 509.2 and 510.1c before 2024-11); False: divided freely (2004 310.2c)
+    damage_assignment_order: ClassVar[bool] = True
+
     def can_attack(self: Game, obj: GameObject) -> bool:
         if obj.controller != self.active or obj.tapped or obj.phased_out:
             return False
@@ -99,8 +166,9 @@ class CombatMixin:
             blockers = [b for b, a in blocks.items() if a == attacker.id]
             order: tuple[int, ...] = ()
             # The attacking player orders the blockers one at a time (there are n! orders);
-            # an action giving the whole order at once is accepted too.
-            while len(order) < len(blockers) - 1:
+            # an action giving the whole order at once is accepted too. Without a damage
+            # assignment order (2004 310.2c) they stay as declared, and nobody is asked.
+            while self.damage_assignment_order and len(order) < len(blockers) - 1:
                 options = [Action("order_blockers", self.active, attacker=attacker.id,
                                   order=(*order, b)) for b in blockers if b not in order]
                 action = yield Decision("order_blockers", self.active, options,
@@ -109,45 +177,102 @@ class CombatMixin:
             order += tuple(b for b in blockers if b not in order)
             self.block_order[attacker.id] = order
 
-    def _combat_damage(self: Game) -> None:
+    def in_combat(self: Game, obj: GameObject) -> bool:
+        """Still attacking or blocking: on the battlefield, not phased out (treated as though
+        it does not exist, modern 702.26b; 2004: in the phased-out zone, 217.8c), still a
+        creature, and not removed from combat (its flags, cleared by regeneration and control
+        change; modern 506.4, 2004 306.2)."""
+        return (obj.attacking or obj.blocking is not None) and obj.zone == BATTLEFIELD and (
+            not obj.phased_out) and "Creature" in self.chars(obj).types  # 506.4; 2004 306.2
+
+    def blockers_in_combat(self: Game, attacker: GameObject) -> list[GameObject]:
+        """The creatures still blocking ``attacker``, in damage assignment order."""
+        blockers = []
+        for blocker_id in self.block_order.get(attacker.id, ()):
+            blocker = self.objects.get(blocker_id)
+            if blocker is not None and blocker.blocking == attacker.id and self.in_combat(
+                    blocker):
+                blockers.append(blocker)
+        return blockers
+
+    def _combat_damage(self: Game) -> Iterator[Decision]:
+        """Combat damage is assigned by and to the creatures still in combat, then put on the
+        stack (2004: assigned as it goes on the stack, 217.6e) or dealt at once (modern: a
+        turn-based action as the combat damage step begins, 405.6e).
+
+        Returns the attacking player's ``assign_combat_damage`` decisions, one per attacker
+        whose damage can be divided more than one way; the caller runs them (``yield from``)
+        and the damage is assigned after the last one. With nothing to decide the damage has
+        already been assigned when this returns, and the iterator is empty."""
         defender = other(self.active)
-        assignments: list[tuple[GameObject, Any, int]] = []
         chars = self.chars
+        plans: list[_Plan] = []
         for attacker in self.battlefield:
-            if not attacker.attacking:
+            if not attacker.attacking or not self.in_combat(attacker):
                 continue
             power = max(0, chars(attacker).power or 0)  # negative power deals 0 (104.2)
             if power == 0:
                 continue
-            trample = self.has(attacker, "trample")
             if not attacker.blocked:
-                assignments.append((attacker, defender, power))
+                plans.append(_Plan(attacker, [], [], power, False, [((defender, power),)]))
                 continue
-            blockers = [self.objects[b] for b in self.block_order.get(attacker.id, ())
-                        if b in self.objects and self.objects[b].zone == BATTLEFIELD]
-            if not blockers:
-                if trample:
-                    assignments.append((attacker, defender, power))
-                continue
-            remaining = power
-            for index, blocker in enumerate(blockers):
-                last = index == len(blockers) - 1
-                lethal = max(0, (chars(blocker).toughness or 0) - blocker.damage)
-                amount = remaining if last and not trample else min(remaining, lethal)
-                if amount:
-                    assignments.append((attacker, blocker.id, amount))
-                remaining -= amount
-            if trample and remaining:
-                assignments.append((attacker, defender, remaining))
+            # Blocked: among the blockers still in combat (none: no damage, or all of it to
+            # the player with trample; 510.1c, 702.19e; 2004 310.2c, 502.9c).
+            blockers = self.blockers_in_combat(attacker)
+            trample = self.has(attacker, "trample")
+            # Lethal damage: toughness less the damage already marked (deathtouch: no pool
+            # card). A blocker blocks one attacker here, so no other creature assigns it damage
+            # in the same step (the other term of 510.1c).
+            lethal = [max(0, (chars(b).toughness or 0) - b.damage) for b in blockers]
+            recipients = [b.id for b in blockers] + ([defender] if trample else [])
+            divisions = [tuple(zip(recipients, amounts, strict=True)) for amounts in
+                         damage_divisions(power, lethal, trample,
+                                          ordered=self.damage_assignment_order)]
+            plans.append(_Plan(attacker, blockers, lethal, power, trample, divisions))
+        blocker_damage: list[tuple[GameObject, int, int]] = []
         for blocker in self.battlefield:
-            if blocker.blocking is None:
+            if blocker.blocking is None or not self.in_combat(blocker):
                 continue
+            # A blocker whose attacker left combat assigns no damage (510.1d, 2004 310.2d).
             attacker = self.objects.get(blocker.blocking)
-            if attacker is None or attacker.zone != BATTLEFIELD:
+            if attacker is None or not attacker.attacking or not self.in_combat(attacker):
                 continue
             power = max(0, chars(blocker).power or 0)
             if power:
-                assignments.append((blocker, attacker.id, power))
+                blocker_damage.append((blocker, attacker.id, power))
+        if all(len(plan.divisions) <= 1 for plan in plans):
+            self._assign_combat_damage(
+                [(plan.attacker, plan.divisions[0] if plan.divisions else ()) for plan in plans],
+                blocker_damage)
+            return iter(())
+        return self._divide_combat_damage(plans, blocker_damage)
+
+    def _divide_combat_damage(self: Game, plans: list[_Plan],
+                              blocker_damage: list[tuple[GameObject, int, int]]
+                              ) -> Generator[Decision, Action, None]:
+        """The attacking player chooses each division that has more than one legal answer
+        (a list of ``[recipient, amount]``: every blocker in order, then the player with
+        trample), attacker by attacker; then the damage is assigned."""
+        chosen: list[tuple[GameObject, tuple[Any, ...]]] = []
+        for plan in plans:
+            if len(plan.divisions) <= 1:
+                chosen.append((plan.attacker, plan.divisions[0] if plan.divisions else ()))
+                continue
+            options = [Action("choose", self.active, choice=d) for d in plan.divisions]
+            data = {"attacker": plan.attacker.id, "power": plan.power,
+                    "blockers": [{"id": b.id, "lethal": lethal}
+                                 for b, lethal in zip(plan.blockers, plan.lethal, strict=True)],
+                    "trample": plan.trample, "defender": other(self.active)}
+            action = yield Decision("assign_combat_damage", self.active, options, data=data)
+            chosen.append((plan.attacker, action.choice))
+        self._assign_combat_damage(chosen, blocker_damage)
+
+    def _assign_combat_damage(self: Game, chosen: list[tuple[GameObject, tuple[Any, ...]]],
+                              blocker_damage: list[tuple[GameObject, int, int]]) -> None:
+        assignments: list[tuple[GameObject, Any, int]] = [
+            (attacker, recipient, amount)
+            for attacker, division in chosen for recipient, amount in division if amount]
+        assignments.extend(blocker_damage)
         if not assignments:
             return
         if self.combat_damage_uses_stack:
@@ -160,11 +285,16 @@ class CombatMixin:
             self._deal_combat_damage(assignments)
 
     def _deal_combat_damage(self: Game, assignments: list[tuple[GameObject, Any, int]]) -> None:
+        # 2004: damage on the stack is dealt as assigned even if its source has left play or
+        # either creature has left combat since (310.4a, outside the seed), but not to a
+        # creature no longer in play (310.4c; deal_damage checks the battlefield).
         for source, target, amount in assignments:
             self.deal_damage(source, target, amount, combat=True)
 
     def _end_combat(self: Game) -> None:
-        for obj in self.battlefield:
+        # Everything leaves combat, a 2004 permanent in the phased-out zone too: it phases in
+        # out of combat (it left combat as it left play, 217.8c; 2004 306.2, outside the seed).
+        for obj in [*self.battlefield, *self.zones_extra.get("phased_out", ())]:
             obj.attacking = False
             obj.blocking = None
             obj.blocked = False

@@ -61,6 +61,9 @@ class Game2004(Game):
     combat_damage_uses_stack: ClassVar[bool] = True
     legend_creature_type: ClassVar[bool] = True
     lands_and_tokens_cost_zero: ClassVar[bool] = True
+    #: 2004 310.2c: a blocked creature's damage is divided among its blockers as its
+    #: controller chooses; no damage assignment order (it came with the 2009 rules)
+    damage_assignment_order: ClassVar[bool] = False
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """101.4: the starting player decides fully first; each mulligan shuffles the hand
@@ -106,6 +109,7 @@ class Game2004(Game):
         zone = self.zones_extra["phased_out"]
         for item in _with_attachments(self.battlefield, obj):
             self.battlefield.remove(item)
+            item.attacking, item.blocking = False, None  # removed from combat (2004 306.2)
             item.zone = PHASED_OUT
             item.phased_with = None if item is obj else obj.id
             zone.append(item)
@@ -212,6 +216,7 @@ class GameModern(Game):
         as though it did not exist; what is attached to it phases out with it, indirectly
         (702.26, outside the seeds)."""
         for item in _with_attachments(self.battlefield, obj):
+            item.attacking, item.blocking = False, None  # removed from combat (506.4)
             item.phased_out = True
             item.phased_with = None if item is obj else obj.id
             self._events.append(("phase_out", item.id))

@@ -1082,7 +1082,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         elif step == DECLARE_BLOCKERS:
             yield from self._declare_blockers()
         elif step == COMBAT_DAMAGE:
-            self._combat_damage()
+            yield from self._combat_damage()
 
     def _phase_in_and_out(self) -> None:
         """Hook: phasing happens as the untap step begins (edition-specific)."""

@@ -951,11 +951,11 @@ def _phase_sick(p: Patcher) -> None:
 @mutant("phasing-leaves-attachments", "cr2004:217.8a cr2004:217.8c",
         "A permanent phases out alone; what is attached to it stays in play.")
 def _phase_alone(p: Patcher) -> None:
-    p.source(Game2004.phase_out, ("for item in [obj, *self._attached_to(obj)]:",
+    p.source(Game2004.phase_out, ("for item in _with_attachments(self.battlefield, obj):",
                                   "for item in [obj]:"))
 
 
 @mutant("phase-in-every-untap", "cr2004:217.8a cr2004:217.8c",
         "Phased-out permanents phase in during every untap step, not their controller's.")
 def _phase_any(p: Patcher) -> None:
-    p.source(Game2004._phase_in_and_out, ("if o.controller == self.active and (", "if ("))
+    p.source(Game2004._phase_in_and_out, ("and o.controller == self.active]", "]"))
