@@ -11,7 +11,7 @@ _CITED = re.compile(r"\b(modern|2004)\s+(?:rule\s+)?([1-9]\d{2}\.\d+[a-z]?)")
 
 
 def _in_corpus(edition: str, number: str) -> bool:
-    section = int(number.split(".")[0])
+    section = int(number.split(".", maxsplit=1)[0])
     if edition == "modern":
         return 400 <= section <= 408
     return 100 <= section <= 217 or section == 300
