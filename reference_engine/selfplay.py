@@ -143,15 +143,36 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    summary = run(args.games, args.seed, args.edition, args.decks)
+    try:
+        summary = run(args.games, args.seed, args.edition, args.decks)
+    except KeyboardInterrupt:
+        print("selfplay: interrupted", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
-        print(f"{summary['games']} games, {summary['actions']} actions in "
-              f"{summary['seconds']}s: {summary['actions_per_second']} actions/s; "
-              f"results {summary['results']}; errors {len(summary['errors'])}; "
-              f"trace {summary['trace_sha256'][:16]}")
+        print(describe(summary))
     return 1 if summary["errors"] else 0
+
+
+def describe(summary: dict[str, Any]) -> str:
+    """A run's summary as a person reads it."""
+    results = summary["results"]
+    wins = ", ".join(f"{name} won {count}" for name, count in results["wins"].items())
+    reasons = ", ".join(f"{reason} {count}" for reason, count in results["by_reason"].items())
+    lines = [
+        f"{summary['games']} {summary['edition']} games ({summary['decks']} decks, seed "
+        f"{summary['seed']}): {summary['actions']} actions in {summary['seconds']}s, "
+        f"{summary['actions_per_second']} actions/s",
+        f"results: {wins}, {results['draws']} drawn; ended by {reasons or 'nothing'}",
+        f"trace:   {summary['trace_sha256']} (the same seed plays the same games)",
+    ]
+    for error in summary["errors"]:
+        lines.append(f"error in game {error['game']} (seed {error['seed']}): {error['error']}")
+        lines.extend(f"    {line}" for line in error["where"])
+    if not summary["errors"]:
+        lines.append("errors:  none")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

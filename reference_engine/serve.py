@@ -80,8 +80,22 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
             return
 
 
-def main() -> int:
-    serve(sys.stdin, sys.stdout)
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m reference_engine.serve",
+        description="Serve the reference engine over the mtg-conformance protocol: one JSON "
+        "request per line on stdin, one response per line on stdout (docs/protocol.md); "
+        "diagnostics on stderr. Ends at `bye` or at the end of stdin. Use it as "
+        "`mtgconf run --engine 'cmd:python -m reference_engine.serve'`.")
+    parser.parse_args(argv)
+    try:
+        serve(sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0  # the harness went away
     return 0
 
 

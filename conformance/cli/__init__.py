@@ -41,10 +41,15 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     from conformance.cli import cases, expectations, rules, run, smoke
 
+    from conformance import __version__
+    from conformance.protocol import VERSION
+
     parser = Parser(
         prog="mtgconf",
         description="Rules-conformance suite and fuzzer for Magic: The Gathering engines.",
     )
+    parser.add_argument("--version", action="version",
+                        version=f"mtgconf {__version__} (engine protocol {VERSION})")
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=Parser, title="commands"
     )
