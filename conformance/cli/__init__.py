@@ -39,9 +39,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> Parser:
-    from conformance.cli import cases, expectations, rules, run, smoke
-
     from conformance import __version__
+    from conformance.cli import cases, expectations, rules, run, smoke
     from conformance.protocol import VERSION
 
     parser = Parser(
