@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from conformance import paths, schemas
+from conformance import observed, paths, schemas
 from conformance.case import Case, Check, Step, setup_cards
 from conformance.errors import InputError, Problem
 from conformance.needs import DERIVED, derive
@@ -371,6 +371,8 @@ def _path(problem: Any, at: LinePath, text: str, known: set[str]) -> paths.Path 
     except ValueError as exc:
         problem(at, f"bad path: {exc}")
         return None
+    for message in observed.problems(parsed):
+        problem(at, f"bad path: {message}")
     for handle in sorted(parsed.handles - known):
         problem(at, f"[{handle}] is not a handle of the setup or of a bind step before "
                 f"(handles: {', '.join(sorted(known)) or 'none'}; use [card=NAME] for a card "
