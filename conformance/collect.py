@@ -9,9 +9,11 @@ engine before anything runs (a failure ends the session with status 3) and, with
 
 from __future__ import annotations
 
-import fnmatch
+import os
+import signal
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +26,35 @@ from conformance.casefile import CaseSet
 from conformance.errors import InputError, SetupError
 from conformance.expectations import Expectations
 from conformance.lint import load_checked
-from conformance.plugin import Settings
-from conformance.report import ResultsRecorder
+from conformance.protocol import EngineInfo
+from conformance.reaper import Reaper
+from conformance.recorder import ResultsRecorder
+from conformance.resultsfile import Results
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
+from conformance.settings import Settings
+
+#: The signals that end a run cleanly (what a terminal's Ctrl-C, ``timeout`` and CI job
+#: limits send).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Stop(KeyboardInterrupt):
+    """A stop signal, as pytest's own Ctrl-C handling sees it. (pytest prints its message
+    instead of a traceback to wherever the signal happened to land.)"""
+
+
+@dataclass(eq=False)  # a pytest plugin object: hashable by identity
+class RunContext:
+    """What ``mtgconf run`` hands the plugin (the cases it loaded and checked, the engines it
+    shook hands with) and reads back when pytest returns."""
+
+    cases: CaseSet | None = None
+    sessions: dict[str, EngineSession] = field(default_factory=dict)
+    engine_failure: SetupError | None = None
+    results: Results | None = None
+    interrupted_by: str | None = None
+    from_cli: bool = False
 
 
 class MtgPlugin:
@@ -40,9 +67,15 @@ class MtgPlugin:
         except SetupError as exc:
             raise pytest.UsageError(f"--mtg-engine {exc.message()} ({exc.hint})") from None
         self.is_worker = hasattr(config, "workerinput")
+        self.context = next((p for p in config.pluginmanager.get_plugins()
+                             if isinstance(p, RunContext)), RunContext())
         self.options = RunOptions(case_timeout=settings.case_timeout)
         self.sessions: dict[str, EngineSession] = {}
-        self._cases: CaseSet | None = None
+        self.known: dict[str, EngineInfo] = {}
+        if self.is_worker:
+            self.known = {spec: EngineInfo.from_result(info) for spec, info in
+                          config.workerinput.get("mtg_engine_info", {}).items()}
+        self._cases = self.context.cases if not explicit else None
         self.expectations: Expectations | None = None
         if settings.expectations is not None:
             try:
@@ -50,20 +83,20 @@ class MtgPlugin:
             except InputError as exc:
                 raise pytest.UsageError(f"bad expectations file:\n{exc}") from None
         self.recorder: ResultsRecorder | None = None
-        if settings.results is not None and not self.is_worker:
-            self.recorder = ResultsRecorder(
-                settings.results, editions=list(settings.editions), engines=list(self.engines),
-                options={
-                    "rules": list(settings.rules),
-                    "case_dirs": [str(d) for d in self.roots],
-                    "expectations": str(settings.expectations) if settings.expectations
-                    else None,
-                    "case_timeout": settings.case_timeout,
-                    "validate_protocol": settings.validate,
-                },
-                case_node=self.case_of_node,
-            )
-            config.pluginmanager.register(self.recorder, "mtg-conformance-results")
+        self.reaper: Reaper | None = None
+        self._signals: dict[int, Any] = {}
+        if not self.is_worker:
+            self.reaper = Reaper()
+            self.reaper.start()
+            if settings.results is not None or settings.junit is not None:
+                self.recorder = ResultsRecorder(settings, case_node=self.case_of_node)
+                config.pluginmanager.register(self.recorder, "mtg-conformance-results")
+                self.recorder.open_stream()
+            self._catch_signals()
+        else:
+            from conformance import reaper
+
+            reaper.register("worker", os.getpid())
 
     # ---- cases ----
 
@@ -74,13 +107,10 @@ class MtgPlugin:
         return self._cases
 
     def selected(self, case: Case) -> bool:
-        if not self.settings.rules:
-            return True
-        return any(fnmatch.fnmatchcase(ref, glob)
-                   or fnmatch.fnmatchcase(ref.partition(":")[2], glob)
-                   for ref in case.rules for glob in self.settings.rules)
+        return self.settings.selects(case.id, case.rules)
 
-    def case_of_node(self, nodeid: str) -> tuple[str, str, str, list[str]] | None:
+    def case_of_node(self, nodeid: str) -> tuple[str, str, str, list[str], str, int | None] \
+            | None:
         parts = nodeid.split("::")
         if len(parts) < 3:
             return None
@@ -88,7 +118,7 @@ class MtgPlugin:
         if case is None or parts[-2] not in self.settings.editions:
             return None
         engine = parts[-3] if len(parts) >= 4 else self.settings.engines[0]
-        return case.id, parts[-2], engine, list(case.rules)
+        return case.id, parts[-2], engine, list(case.rules), str(case.file), case.line
 
     # ---- engines ----
 
@@ -97,13 +127,42 @@ class MtgPlugin:
         session = self.sessions.get(spec)
         if session is None:
             session = EngineSession(self.engines[spec], validate=self.settings.validate,
-                                    max_restarts=self.settings.max_restarts)
+                                    max_restarts=self.settings.max_restarts,
+                                    info=self.known.get(spec))
             self.sessions[spec] = session
             try:
                 session.start()
             except SetupError as exc:
                 session.mark_broken(f"not run: the engine could not be started: {exc.message()}")
         return session
+
+    # ---- signals ----
+
+    def _catch_signals(self) -> None:
+        """SIGTERM ends the run as Ctrl-C does: pytest stops, the results so far are written,
+        marked interrupted, and no engine is left behind."""
+        def stop(signum: int, frame: object) -> None:
+            if self.context.interrupted_by is None:
+                self.context.interrupted_by = signal.Signals(signum).name
+                if self.recorder is not None:
+                    self.recorder.interrupted_by = self.context.interrupted_by
+                if self.reaper is not None:
+                    self.reaper.interrupt_workers()
+                raise Stop(f"{self.context.interrupted_by} received; the results of the "
+                           f"cases that finished are kept")
+            # A second signal while the run winds down is ignored: the results are being
+            # written (SIGKILL still ends everything at once).
+
+        try:
+            for signum in STOP_SIGNALS:
+                self._signals[signum] = signal.signal(signum, stop)
+        except ValueError:
+            pass  # not the main thread: leave signals to whoever owns them
+
+    def _restore_signals(self) -> None:
+        for signum, handler in self._signals.items():
+            signal.signal(signum, handler)
+        self._signals.clear()
 
     # ---- hooks ----
 
@@ -118,35 +177,68 @@ class MtgPlugin:
         if self.is_worker:
             return
         for spec, engine in self.engines.items():
-            probe = EngineSession(engine, validate=self.settings.validate)
-            try:
-                info = probe.start()
-            except SetupError as exc:
-                pytest.exit(exc.render(), returncode=3)
+            probe = self.context.sessions.pop(spec, None)
+            if probe is not None and probe.validate != self.settings.validate:
+                probe.close()
+                probe = None
+            if probe is not None:
+                probe.max_restarts = self.settings.max_restarts
+            if probe is None or probe.info is None:
+                probe = EngineSession(engine, validate=self.settings.validate,
+                                      max_restarts=self.settings.max_restarts)
+                try:
+                    probe.start()
+                except SetupError as exc:
+                    self.context.engine_failure = exc
+                    pytest.exit(exc.render(), returncode=3)
+            assert probe.info is not None
+            self.known[spec] = probe.info
             if self.recorder is not None:
-                self.recorder.engines[spec] = info
+                self.recorder.engines[spec] = probe.info
             if _distributed(self.config):
                 probe.close()
             else:
                 self.sessions[spec] = probe
 
-    def pytest_sessionfinish(self) -> None:
-        for session in self.sessions.values():
-            session.close()
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        # The workers learn what each engine declared, so that a worker whose engine will
+        # not start still skips what the engine could not have run.
+        node.workerinput["mtg_engine_info"] = {
+            spec: info.serializable() for spec, info in self.known.items()}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        # First of all the session's finishers: the results are written before xdist waits
+        # for its workers to come down.
+        for engine_session in self.sessions.values():
+            engine_session.close()
         self.sessions.clear()
         if self.recorder is not None:
-            self.recorder.write()
+            interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+            self.context.results = self.recorder.finish(interrupted=interrupted)
+
+    def pytest_unconfigure(self) -> None:
+        self._restore_signals()
+        if self.reaper is not None:
+            self.reaper.finish()
+        elif self.is_worker:
+            from conformance import reaper
+
+            reaper.unregister("worker", os.getpid())
 
     def pytest_report_header(self) -> list[str]:
         return [f"mtg-conformance: engines {', '.join(self.engines)}; editions "
                 f"{', '.join(self.settings.editions)}"]
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.recorder is not None:
-            found = kinds.UNEXPECTED & {r["status"] for r in self.recorder.results.values()}
+        if self.recorder is not None and self.recorder.results is not None \
+                and self.settings.results is not None and not self.context.from_cli:
+            results = self.recorder.results
             terminalreporter.write_line(
-                f"mtg-conformance: {len(self.recorder.results)} results written to "
-                f"{self.recorder.path}" + (" (unexpected results)" if found else ""))
+                f"mtg-conformance: {len(results.records)} results written to "
+                f"{self.settings.results}" + (" (unexpected results)" if results.unexpected
+                                              else ""))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
@@ -240,7 +332,11 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         plugin: MtgPlugin = self.config.pluginmanager.get_plugin("mtg-conformance")
         started = time.perf_counter()
-        outcome = run_case(self.case, self.edition, plugin.session(self.engine), plugin.options)
+        session = plugin.session(self.engine)
+        outcomes = [run_case(self.case, self.edition, session, plugin.options)]
+        while len(outcomes) < plugin.settings.repeat and outcomes[0].status != "skip":
+            outcomes.append(run_case(self.case, self.edition, session, plugin.options))
+        outcome = kinds.repeated(outcomes)
         expectation = plugin.expectations.lookup(self.case.id, self.edition) \
             if plugin.expectations is not None else None
         result = kinds.apply(outcome, expectation)

@@ -14,7 +14,6 @@ cannot silently hide a failure.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import yaml
 from conformance import schemas
 from conformance.errors import InputError, Problem
 from conformance.results import FAILURE_KINDS, Expectation
+from conformance.resultsfile import Record
 
 
 @dataclass(frozen=True)
@@ -70,16 +70,16 @@ class Expectations:
         return self.entries.get(f"{edition}::{case_id}") or self.entries.get(case_id)
 
 
-def generate(results: Iterable[dict[str, Any]], engine: str | None = None) -> str:
+def generate(records: Iterable[Record], engine: str | None = None) -> str:
     """An expectations file (YAML) listing every failure of a results file, as it is now."""
-    by_case: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for result in results:
-        by_case[result["case_id"]][result["edition"]] = result
+    by_case: dict[str, dict[str, Record]] = defaultdict(dict)
+    for record in records:
+        by_case[record.case_id][record.edition] = record
     entries: dict[str, dict[str, str]] = {}
     for case_id in sorted(by_case):
         editions = by_case[case_id]
-        failing = {e: r for e, r in editions.items() if r.get("outcome") in FAILURE_KINDS}
-        kinds = {r["outcome"] for r in failing.values()}
+        failing = {e: r for e, r in editions.items() if r.outcome in FAILURE_KINDS}
+        kinds = {r.outcome for r in failing.values()}
         if failing and len(failing) == len(editions) and len(kinds) == 1:
             entries[case_id] = _entry(next(iter(failing.values())))
         else:
@@ -96,22 +96,6 @@ def generate(results: Iterable[dict[str, Any]], engine: str | None = None) -> st
     return header + body
 
 
-def _entry(result: dict[str, Any]) -> dict[str, str]:
-    reason = " ".join(str(result.get("message", "")).split())
-    return {"status": result["outcome"], "reason": reason[:200]}
-
-
-def read_results(path: Path) -> dict[str, Any]:
-    """A results.json document, checked against its schema; raises ``InputError``."""
-    where = str(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError((Problem(where, f"cannot read: {exc.strerror}"),)) from None
-    except ValueError as exc:
-        raise InputError((Problem(where, f"not a results file (not JSON: {exc})"),)) from None
-    error = schemas.first_error("results.json", data)
-    if error is not None:
-        raise InputError((Problem(where, f"not a valid results file: {error.message}",
-                                  field=schemas.location(error)),))
-    return data
+def _entry(record: Record) -> dict[str, str]:
+    reason = " ".join(record.message.split())
+    return {"status": record.outcome, "reason": reason[:200]}

@@ -12,6 +12,7 @@ over every transport: an in-process engine gets a method call, a process gets a 
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -165,6 +166,24 @@ class EngineInfo:
             declared=declared,
         )
 
+    def unknown(self) -> list[str]:
+        """What the engine declared that the harness does not know: a capability or an
+        edition with a typo is as good as none, so a run must not pass quietly over it.
+
+        >>> info = EngineInfo("e", "1", 1.1, ("modern", "cr2005"), frozenset(), frozenset(),
+        ...                   declared=frozenset({"setup.stat"}))
+        >>> for problem in info.unknown(): print(problem)
+        capability setup.stat (did you mean setup.state?)
+        edition cr2005 (did you mean cr2004?)
+        """
+        from spec.editions import EDITIONS
+
+        found = [f"capability {c}{_did_you_mean(c, CAPABILITIES)}"
+                 for c in sorted(self.declared) if c not in CAPABILITIES]
+        found += [f"edition {e}{_did_you_mean(e, EDITIONS)}" for e in self.editions
+                  if e not in EDITIONS]
+        return found
+
     def cards_for(self, edition: str) -> frozenset[str]:
         """The cards the engine supports in ``edition``."""
         if self.cards_by_edition is None:
@@ -181,6 +200,11 @@ class EngineInfo:
             "cards": ({k: sorted(v) for k, v in self.cards_by_edition.items()}
                       if self.cards_by_edition is not None else sorted(self.cards)),
         }
+
+
+def _did_you_mean(word: str, known: Any) -> str:
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _strings(value: Any) -> bool:

@@ -10,11 +10,12 @@ result is about and gives the JSON form of one line of ``results.json``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-STATUSES = ("pass", "fail", "error", "crash", "timeout", "skip", "xfail", "xpass")
-UNEXPECTED = frozenset({"fail", "error", "crash", "timeout", "xpass"})
+STATUSES = ("pass", "fail", "error", "crash", "timeout", "skip", "xfail", "xpass", "flaky")
+UNEXPECTED = frozenset({"fail", "error", "crash", "timeout", "xpass", "flaky"})
 FAILURE_KINDS = ("fail", "error", "crash", "timeout")
 
 
@@ -64,11 +65,15 @@ class Failed:
 @dataclass(frozen=True, slots=True)
 class Errored:
     """The adapter or the engine raised: an error answer, an invalid or schema-breaking
-    message, or an engine out of the run (``not run``)."""
+    message, or an engine out of the run (``not run``). ``internal``: the harness itself
+    failed (a bug of mtg-conformance, never counted against the engine); ``traceback`` then
+    says where."""
 
     message_text: str
     stderr: str = ""
     step: int | None = None
+    internal: bool = False
+    traceback: str = ""
     status: ClassVar[str] = "error"
 
     @property
@@ -81,6 +86,9 @@ class Errored:
             out["step"] = self.step
         if self.stderr:
             out["stderr"] = self.stderr
+        if self.internal:
+            out["internal"] = True
+            out["traceback"] = self.traceback
         return out
 
 
@@ -133,6 +141,9 @@ class Skipped:
     answered ``unsupported``."""
 
     reason: str
+    #: Each thing that kept the case from running ("capability setup.state", "edition
+    #: cr2004", "card Time Walk", "unsupported answer"), for grouping skips by cause.
+    blockers: tuple[str, ...] = ()
     status: ClassVar[str] = "skip"
 
     @property
@@ -140,10 +151,55 @@ class Skipped:
         return self.reason
 
     def detail(self) -> dict[str, Any]:
-        return {}
+        return {"blockers": list(self.blockers)} if self.blockers else {}
 
 
 Outcome = Passed | Failed | Errored | Crashed | TimedOut | Skipped
+
+
+def same(a: Outcome, b: Outcome) -> bool:
+    """Two runs of a case ended the same way (what a run reached, not how long it took)."""
+    if a.status != b.status:
+        return False
+    if isinstance(a, Failed) and isinstance(b, Failed):
+        return (a.step, a.path, a.expected, a.observed) == (b.step, b.path, b.expected,
+                                                             b.observed)
+    if isinstance(a, TimedOut | Crashed | Errored) and isinstance(b, type(a)):
+        return a.step == b.step
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Flaky:
+    """Runs of the same case (``--repeat``) ended differently: the engine is not
+    deterministic, which is a finding whatever the expectations say."""
+
+    outcomes: tuple[Outcome, ...]
+    status: ClassVar[str] = "flaky"
+
+    @property
+    def message(self) -> str:
+        seen = Counter(o.status for o in self.outcomes)
+        first = next(o for o in self.outcomes if not same(o, self.outcomes[0]))
+        return (f"{len(self.outcomes)} runs ended differently "
+                f"({', '.join(f'{n} {s}' for s, n in seen.items())}): run 1 "
+                f"{_said(self.outcomes[0])}; run {self.outcomes.index(first) + 1} "
+                f"{_said(first)}")
+
+    def detail(self) -> dict[str, Any]:
+        return {"outcomes": [{"status": o.status, "message": o.message, **o.detail()}
+                             for o in self.outcomes]}
+
+
+def _said(outcome: Outcome) -> str:
+    return f"{outcome.status}: {outcome.message}" if outcome.message else outcome.status
+
+
+def repeated(outcomes: list[Outcome]) -> Outcome | Flaky:
+    """The result of several runs of a case: the first if all ended the same way."""
+    if all(same(o, outcomes[0]) for o in outcomes[1:]):
+        return outcomes[0]
+    return Flaky(tuple(outcomes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,11 +270,12 @@ class Unexpected:
         return {**self.outcome.detail(), **_expected(self.expectation)}
 
 
-Result = Outcome | XFailed | XPassed | Unexpected
+Result = Outcome | Flaky | XFailed | XPassed | Unexpected
 
 
 def _expected(expectation: Expectation) -> dict[str, Any]:
-    out = {"expected": expectation.status}
+    # Not "expected": that is the value a failed check expected, which stays beside it.
+    out = {"expected_status": expectation.status}
     if expectation.reason:
         out["expected_reason"] = expectation.reason
     if expectation.link:
@@ -239,9 +296,10 @@ def is_unexpected(result: Result) -> bool:
     return result.status in UNEXPECTED
 
 
-def apply(outcome: Outcome, expectation: Expectation | None) -> Result:
-    """Judge an outcome against the engine author's expectation (strict)."""
-    if expectation is None or isinstance(outcome, Skipped):
+def apply(outcome: Outcome | Flaky, expectation: Expectation | None) -> Result:
+    """Judge an outcome against the engine author's expectation (strict). A flaky case stays
+    flaky: no expectation can make nondeterminism expected."""
+    if expectation is None or isinstance(outcome, Skipped | Flaky):
         return outcome
     if isinstance(outcome, Passed):
         return XPassed(expectation)

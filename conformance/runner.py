@@ -34,7 +34,8 @@ from conformance.results import (
     Skipped,
     TimedOut,
 )
-from conformance.session import DEFAULT_CASE_TIMEOUT, EngineBroken, EngineSession
+from conformance.session import EngineBroken, EngineSession
+from conformance.settings import DEFAULT_CASE_TIMEOUT
 from spec.standins import parse_token
 
 MAX_ADVANCE = 500
@@ -78,8 +79,10 @@ def blockers(case: Case, edition: str, info: EngineInfo) -> list[str]:
 def skip_reason(case: Case, edition: str, info: EngineInfo) -> str | None:
     """Why the engine cannot run this case, or None: what it did not declare is never sent."""
     missing = blockers(case, edition, info)
-    if not missing:
-        return None
+    return describe_blockers(missing) if missing else None
+
+
+def describe_blockers(missing: list[str]) -> str:
     if missing[0].startswith("edition "):
         return f"the engine does not support {missing[0]}"
     return f"the engine lacks {'; '.join(missing)}"
@@ -88,13 +91,14 @@ def skip_reason(case: Case, edition: str, info: EngineInfo) -> str | None:
 def run_case(case: Case, edition: str, session: EngineSession,
              options: RunOptions | None = None) -> Outcome:
     options = options or RunOptions()
+    if session.info is None:
+        return Errored(session.broken or "not run: the engine was not started")
+    # What the engine cannot run is a skip even once the engine is out of the run.
+    missing = blockers(case, edition, session.info)
+    if missing:
+        return Skipped(describe_blockers(missing), tuple(missing))
     if session.broken is not None:
         return Errored(session.broken)
-    if session.info is None:
-        return Errored("the engine was not started")
-    reason = skip_reason(case, edition, session.info)
-    if reason is not None:
-        return Skipped(reason)
     chosen, _ = standins.choose(case, edition, session.info)
     case = standins.resolve(case, chosen)
     try:
@@ -105,7 +109,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
         return Crashed(str(exc), exc.stderr)
     mark = client.transport.stderr_mark()
     game = _Game(case, edition, client, session.info, options)
-    unusable = False
+    unusable = harness_failed = False
     try:
         game.run()
         outcome: Outcome = Passed()
@@ -114,13 +118,17 @@ def run_case(case: Case, edition: str, session: EngineSession,
     except CallFailed as exc:
         outcome, unusable = game.call_failed(exc)
     except Exception as exc:
-        # A bug of the harness must not take the run down; it is reported with its traceback.
-        outcome = Errored(f"{game.where()}internal error: {type(exc).__name__}: {exc}",
-                          "".join(traceback.format_exception(exc)[-12:]))
-        unusable = True
+        # A bug of the harness must not take the run down, nor count against the engine:
+        # it is reported as the harness's own error, with its traceback.
+        outcome = Errored(f"{game.where()}internal error of the harness: "
+                          f"{type(exc).__name__}: {exc}", internal=True,
+                          traceback="".join(traceback.format_exception(exc)[-12:]))
+        harness_failed = True
     if not isinstance(outcome, Passed | Skipped):
         outcome = _with_stderr(outcome, client.transport.stderr_since(mark))
-    session.end(unusable=unusable)
+    # After a harness error the connection may be mid-conversation: start afresh, without
+    # counting it as the engine's restart.
+    session.end(unusable=unusable or harness_failed, blame=not harness_failed)
     return outcome
 
 
@@ -335,7 +343,8 @@ class _Game:
             if exc.command == "observe" and self.step is not None and self.step.view:
                 capability = "observe.view"
             if capability is None:
-                return Skipped(f"the engine answered unsupported: {exc.detail}"), False
+                return Skipped(f"the engine answered unsupported: {exc.detail}",
+                               ("unsupported answer",)), False
             return Errored(f"{where}the engine declared {capability} but answered {exc}",
                            step=index), False
         return Errored(f"{where}{exc}", exc.stderr, index), isinstance(exc, InvalidResponse)

@@ -22,9 +22,7 @@ from conformance.errors import (
     VersionMismatch,
 )
 from conformance.protocol import VERSIONS, EngineInfo, Hello
-
-DEFAULT_CASE_TIMEOUT = 10.0
-DEFAULT_MAX_RESTARTS = 3
+from conformance.settings import DEFAULT_MAX_RESTARTS
 
 
 class EngineBroken(HarnessError):
@@ -34,16 +32,19 @@ class EngineBroken(HarnessError):
 class EngineSession:
     def __init__(self, spec: EngineSpec, *, validate: bool = False,
                  max_restarts: int = DEFAULT_MAX_RESTARTS,
-                 startup_timeout: float = 30.0) -> None:
+                 startup_timeout: float = 30.0, info: EngineInfo | None = None) -> None:
         self.spec = spec
         self.validate = validate
         self.max_restarts = max_restarts
         self.startup_timeout = startup_timeout
-        self.info: EngineInfo | None = None
+        # What the engine declared; known before this session starts it when another process
+        # (the xdist controller) shook hands with it already.
+        self.info: EngineInfo | None = info
         self.client: EngineClient | None = None
         self.broken: str | None = None
         self.restarts = 0
         self.restarts_in_a_row = 0
+        self._fresh = False  # the next start is not a restart of a failed engine
 
     def start(self) -> EngineInfo:
         """Start the engine and shake hands; raises a ``SetupError`` naming what failed."""
@@ -68,6 +69,13 @@ class EngineSession:
         """
         if self.broken is not None:
             raise EngineBroken(self.broken)
+        if self.client is None and self._fresh:
+            self._fresh = False
+            try:
+                self.start()
+            except SetupError as exc:
+                raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
+                                    exc.stderr) from None
         if self.client is None:
             if self.restarts_in_a_row >= self.max_restarts:
                 self.broken = (f"not run: {self.spec.text} is marked broken after "
@@ -85,14 +93,16 @@ class EngineSession:
         self.client.deadline = None if timeout is None else time.monotonic() + timeout
         return self.client
 
-    def end(self, *, unusable: bool) -> None:
-        """Close a case; ``unusable`` drops the engine so that the next case restarts it."""
+    def end(self, *, unusable: bool, blame: bool = True) -> None:
+        """Close a case; ``unusable`` drops the engine so that the next case restarts it, as
+        a restart counted against the engine unless it was not to ``blame``."""
         client = self.client
         if client is None:
             return
         client.deadline = None
         if unusable:
             self.client = None
+            self._fresh = not blame
             _kill(client.transport)
         else:
             self.restarts_in_a_row = 0

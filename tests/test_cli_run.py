@@ -42,7 +42,10 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     assert code == 1, err
     assert "engine: toy 1.0 (protocol 1)" in out
     assert "Unexpected results (4):" in out
-    assert "[fail] cr2004::land.only-in-main-phase: step 1 (expect_illegal play_land)" in out
+    assert "[fail] cr2004::land.only-in-main-phase (tests/fakes/cases/lands.yaml:" in out
+    assert ": step 1 (expect_illegal play_land)" in out
+    assert (f"rerun: mtgconf run --engine {BROKEN} --edition cr2004 --case "
+            f"land.only-in-main-phase --cases {FROZEN} --no-bundled") in out
     assert "cr2004 212  Types, supertypes and subtypes" in out
     assert "Traceback" not in out + err
     junit = (tmp_path / "out" / "junit.xml").read_text()
@@ -63,8 +66,9 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["--engine", "java"], "error[bad-engine-spec]: java: not an engine"),
-    (["--cases", "nowhere"], "--cases: no such file or directory: nowhere"),
-    (["--rules", "cr2004:999.*"], "no case matches --rules/--edition (cr2004:999.*, all)"),
+    (["--cases", "nowhere"], "no such case file or folder: "),
+    (["--rules", "cr2004:999.*"], "no case matches --rules/--case/--edition (cr2004:999.*, "
+                                  "all)"),
     (["--case-timeout", "soon"], "argument --case-timeout: must be a number of seconds"),
     (["-n", "many"], "argument -n/--jobs: must be a number or auto"),
     (["--no-bundled"], "--no-bundled needs at least one --cases folder"),

@@ -134,10 +134,12 @@ def test_a_malformed_case_file_is_a_clean_collection_error(pytester, cases):
 
 
 def test_bad_options_are_usage_errors(pytester):
-    for option, words in [("--mtg-edition=cr1999", "--mtg-edition must be cr2004, modern or"),
-                          ("--mtg-case-timeout=soon", "--mtg-case-timeout must be a number"),
+    for option, words in [("--mtg-edition=cr1999", "--mtg-edition: must be cr2004, modern or"),
+                          ("--mtg-case-timeout=soon", "--mtg-case-timeout: must be a number"),
                           ("--mtg-engine=java", "--mtg-engine java: not an engine"),
-                          ("--mtg-cases=nowhere", "--mtg-cases: no such file or directory")]:
+                          ("--mtg-cases=nowhere", "no such case file or folder: "),
+                          ("--mtg-repeat=0", "--mtg-repeat: must be at least 1"),
+                          ("--mtg-min-run=lots", "--mtg-min-run: must be a count")]:
         result = run(pytester, option)
         assert result.ret == pytest.ExitCode.USAGE_ERROR
         assert words in result.stderr.str()

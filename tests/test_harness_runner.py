@@ -3,6 +3,7 @@ case it happens in only, and the run goes on."""
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -13,6 +14,7 @@ from conformance import casefile, results
 from conformance.adapters import EngineSpec
 from conformance.expectations import Expectations, generate
 from conformance.results import Expectation
+from conformance.resultsfile import Record
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 
@@ -212,7 +214,7 @@ def test_expectations_turn_outcomes_into_results():
     record = results.CaseResult("a.b", "cr2004", ("cr2004:101.3",), "toy",
                                 results.apply(failed, fail), 0.5)
     data = record.serializable()
-    assert (data["status"], data["outcome"], data["detail"]["expected"]) == (
+    assert (data["status"], data["outcome"], data["detail"]["expected_status"]) == (
         "xfail", "fail", "fail")
 
 
@@ -234,11 +236,15 @@ def test_expectations_files_are_strict(tmp_path):
 
 
 def test_generated_expectations_round_trip(tmp_path):
+    def record(case_id: str, edition: str, outcome: str, message: str) -> Record:
+        return Record(case_id, edition, ("cr2004:101.3",), "toy", outcome, outcome, message,
+                      0.0)
+
     rows = [
-        {"case_id": "a.b", "edition": "cr2004", "outcome": "fail", "message": "step 1: no"},
-        {"case_id": "a.b", "edition": "modern", "outcome": "fail", "message": "step 1: no"},
-        {"case_id": "c.d", "edition": "cr2004", "outcome": "pass", "message": ""},
-        {"case_id": "c.d", "edition": "modern", "outcome": "crash", "message": "died"},
+        record("a.b", "cr2004", "fail", "step 1: no"),
+        record("a.b", "modern", "fail", "step 1: no"),
+        record("c.d", "cr2004", "pass", ""),
+        record("c.d", "modern", "crash", "died"),
     ]
     path = tmp_path / "expected.yaml"
     path.write_text(generate(rows, "toy"))
@@ -251,12 +257,15 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     from types import SimpleNamespace
 
     from conformance import schemas
-    from conformance.report import ResultsRecorder
+    from conformance.recorder import ResultsRecorder
+    from conformance.settings import Settings
 
+    settings = Settings(engines=("toy",), editions=("cr2004",),
+                        results=tmp_path / "results.json")
     recorder = ResultsRecorder(
-        tmp_path / "results.json", editions=["cr2004"], engines=["toy"], options={},
-        case_node=lambda nodeid: ("a.b", "cr2004", "toy", ["cr2004:101.3"])
-        if nodeid.endswith("a.b") else None)
+        settings, case_node=lambda nodeid: ("a.b", "cr2004", "toy", ["cr2004:101.3"],
+                                            "x.yaml", 3) if nodeid.endswith("a.b") else None)
+    recorder.open_stream()
     passed = results.CaseResult("c.d", "cr2004", ("cr2004:101.3", "modern:402.1"), "toy",
                                 results.Passed(), 0.1)
     recorder.pytest_runtest_logreport(SimpleNamespace(
@@ -264,9 +273,15 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     # A report without a result: the worker running the case died.
     recorder.pytest_runtest_logreport(SimpleNamespace(
         nodeid="x.yaml::cr2004::a.b", failed=True, duration=0.5))
-    data = recorder.write()
+    # Streamed as they came: a header, then one line per result.
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    assert [json.loads(line).get("case_id") for line in lines] == [None, "c.d", "a.b"]
+    recorder.finish(interrupted=False)
+    data = json.loads((tmp_path / "results.json").read_text())
     assert schemas.first_error("results.json", data) is None
     assert [(r["case_id"], r["status"]) for r in data["results"]] == [("a.b", "crash"),
                                                                      ("c.d", "pass")]
+    assert data["results"][0]["file"] == "x.yaml" and data["results"][0]["line"] == 3
     assert data["rules"] == [{"rule": "cr2004:101.3", "engine": "toy", "total": 2,
                               "unexpected": 1, "counts": {"pass": 1, "crash": 1}}]
+    assert (data["interrupted"], data["selected"]) == (False, 2)

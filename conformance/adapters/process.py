@@ -19,6 +19,7 @@ import threading
 import time
 from typing import IO, Any
 
+from conformance import reaper
 from conformance.errors import EngineCrashed, EngineStartupFailed, EngineTimedOut, InvalidResponse
 
 _EOF = object()
@@ -46,6 +47,7 @@ class ProcessTransport:
         except OSError as exc:
             raise EngineStartupFailed(self.engine_label,
                                       f"cannot run {self.argv[0]!r}: {exc.strerror}") from None
+        reaper.register("engine", self.process.pid)
         assert self.process.stdout is not None and self.process.stderr is not None
         self._threads = [
             threading.Thread(target=self._read_stdout, args=(self.process.stdout,), daemon=True),
@@ -136,6 +138,7 @@ class ProcessTransport:
         process, self.process = self.process, None
         if process is not None:
             _kill(process)
+            reaper.unregister("engine", process.pid)
             for stream in (process.stdin, process.stdout, process.stderr):
                 if stream is not None:
                     with contextlib.suppress(OSError):

@@ -3,9 +3,15 @@
 This package is the one place that turns failures into messages and exit codes:
 
 * 0 all results as expected;
-* 1 unexpected results (failures, errors, crashes, timeouts, xpass);
+* 1 unexpected results (failures, errors, crashes, timeouts, xpass, flaky);
 * 2 usage or input error (bad option, unknown rule or edition, malformed file);
-* 3 the engine could not be started or failed the handshake.
+* 3 the engine could not be started or failed the handshake;
+* 4 nothing tested: no case ran, fewer than ``--min-run``, or the engine declared a
+  capability or edition the harness does not know;
+* 5 an internal error of the harness (a bug of mtg-conformance, not of the engine);
+* 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): what ran is written, marked so.
+
+``conformance.exitcodes`` holds them.
 
 Bad input never shows a traceback: it is one line on stderr naming what was wrong.
 """
@@ -15,16 +21,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
-from enum import IntEnum
 from typing import NoReturn
 
-
-class ExitCode(IntEnum):
-    OK = 0
-    UNEXPECTED = 1
-    USAGE = 2
-    ENGINE = 3
+from conformance.exitcodes import ExitCode
 
 
 class UsageError(Exception):
@@ -95,4 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.USAGE
     except KeyboardInterrupt:
         print("mtgconf: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
+    except Exception:
+        traceback.print_exc()
+        print("mtgconf: internal error: a bug of mtg-conformance, not of the engine; please "
+              "report it with the traceback above", file=sys.stderr)
+        return ExitCode.HARNESS

@@ -35,11 +35,22 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from conformance.expectations import generate, read_results
+    from conformance.cli import UsageError
+    from conformance.expectations import generate
+    from conformance.resultsfile import Results
 
-    data = read_results(args.results)
-    engines = [e["info"]["name"] for e in data["engines"] if e.get("info")]
-    text = generate(data["results"], engines[0] if len(engines) == 1 else None)
+    results = Results.from_file(args.results)
+    if results.interrupted:
+        raise UsageError(f"{args.results}: the run was interrupted "
+                         f"({len(results.records)} of {results.selected} case runs finished); "
+                         "expectations written from it would miss the failures of the rest")
+    flaky = [r for r in results.records if r.status == "flaky"]
+    if flaky:
+        raise UsageError(f"{args.results}: {len(flaky)} case runs are flaky (e.g. "
+                         f"{flaky[0].edition}::{flaky[0].case_id}); a flaky case cannot be "
+                         "expected, only fixed")
+    engines = [info.name for info in results.engines.values() if info is not None]
+    text = generate(results.records, engines[0] if len(engines) == 1 else None)
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -10,25 +10,32 @@ file, and the run prints what went wrong and a summary per rule section.
 from __future__ import annotations
 
 import argparse
-import fnmatch
+import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
+from conformance import settings
 from conformance.cli import ExitCode, UsageError
 
 CONFORMANCE_DIR = Path(__file__).resolve().parents[1]
 RUN_INI = CONFORMANCE_DIR / "run.ini"
 EDITION_CHOICES = ("cr2004", "modern", "all")
+SKIPS_SHOWN = 12
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     run = commands.add_parser(
         "run", help="Run the conformance cases against an engine",
         description="Run the conformance cases against an engine (default: the reference "
-        "engine) through pytest with xdist. Writes results.json and junit.xml to --out. Exit "
-        "status: 0 every result as expected, 1 unexpected results, 2 bad input, 3 the engine "
-        "could not be started or failed the handshake.",
+        "engine) through pytest with xdist. Streams each result to results.jsonl as it "
+        "finishes and writes results.json and junit.xml to --out at the end (also when "
+        "interrupted). Exit status: 0 every result as expected, 1 unexpected results, 2 bad "
+        "input, 3 the engine could not be started or failed the handshake, 4 nothing tested "
+        "(no case ran, fewer than --min-run, or the engine declared an unknown capability or "
+        "edition), 5 an internal error of the harness, 130 interrupted (SIGINT), 143 "
+        "terminated (SIGTERM).",
     )
     add_engine_option(run)
     run.add_argument("--edition", choices=EDITION_CHOICES, default="all",
@@ -36,26 +43,38 @@ def register(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--rules", action="append", default=[], metavar="GLOB",
                      help="Only cases citing a rule matching GLOB, e.g. cr2004:101.* or 217.* "
                      "(repeatable)")
+    run.add_argument("--case", action="append", default=[], metavar="GLOB", dest="case_ids",
+                     help="Only the cases whose id matches GLOB, e.g. turn.* (repeatable)")
     run.add_argument("--cases", action="append", default=[], metavar="DIR", type=Path,
                      help="Another folder of case files, besides the bundled ones (repeatable)")
     run.add_argument("--no-bundled", action="store_true",
                      help="Run only the cases of the --cases folders, not the bundled ones")
     run.add_argument("--expectations", metavar="FILE", type=Path,
                      help="The engine's expectations file (known failures, strict)")
-    run.add_argument("--case-timeout", metavar="SECONDS", type=_seconds, default=None,
-                     help="Seconds a case may take before it is a timeout (default: 10; 0: none)")
-    run.add_argument("-n", "--jobs", dest="jobs", default="auto", metavar="N", type=_jobs,
+    run.add_argument("--case-timeout", metavar="SECONDS", type=settings.seconds,
+                     default=None, help="Seconds a case may take before it is a timeout "
+                     f"(default: {settings.DEFAULT_CASE_TIMEOUT:g}; 0: none)")
+    run.add_argument("-n", "--jobs", dest="jobs", default=None, metavar="N", type=_jobs,
                      help="Worker processes (pytest-xdist): a number, or auto for one per CPU; "
-                     "0 runs in this process (default: auto)")
+                     "0 runs in this process (default: in this process for the reference "
+                     "engine; one per two CPUs for a cmd: engine, none below four; one per CPU "
+                     "for any other)")
     run.add_argument("--out", metavar="DIR", type=Path, default=Path("conformance-results"),
-                     help="Where to write results.json and junit.xml "
+                     help="Where to write results.json, results.jsonl and junit.xml "
                      "(default: ./conformance-results)")
     run.add_argument("--validate-protocol", action="store_true",
                      help="Check every message both ways against its JSON Schema; a violation "
                      "is an error of that case")
-    run.add_argument("--max-restarts", metavar="N", type=int, default=None,
+    run.add_argument("--max-restarts", metavar="N", type=settings.count, default=None,
                      help="Restarts of a crashed or hung engine in a row before its remaining "
-                     "cases are reported as not run (default: 3)")
+                     f"cases are reported as not run (default: {settings.DEFAULT_MAX_RESTARTS})")
+    run.add_argument("--repeat", metavar="N", type=settings.positive, default=1,
+                     help="Run each case N times, each in a fresh game; a case whose runs end "
+                     "differently is reported as flaky (default: 1)")
+    run.add_argument("--min-run", metavar="N|P%", type=settings.MinRun.parse, default=None,
+                     help="Exit 4 unless at least N case runs (or P%% of those selected) ran "
+                     "rather than being skipped; without it, only a run in which nothing ran "
+                     "exits 4")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="One line per case instead of a progress bar")
     run.set_defaults(handler=_run)
@@ -64,24 +83,31 @@ def register(commands: argparse._SubParsersAction) -> None:
 def add_engine_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine", default="reference", metavar="ENGINE",
-        help="The engine: reference (the bundled one, default), py:MODULE:CLASS (a Python "
-        "engine in this process) or cmd:COMMAND (a process speaking the protocol on stdio)")
-
-
-def _seconds(value: str) -> float:
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if not seconds >= 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {value!r}")
-    return seconds
+        help="The engine: reference (the bundled one, default), a named third-party engine "
+        "(phase, python-mtg; installed with pip extras), py:MODULE:CLASS (a Python engine in "
+        "this process) or cmd:COMMAND (a process speaking the protocol on stdio)")
 
 
 def _jobs(value: str) -> str:
     if value != "auto" and not value.isdigit():
         raise argparse.ArgumentTypeError(f"must be a number or auto, not {value!r}")
     return value
+
+
+def default_jobs(engine: str) -> str:
+    """Worker processes when ``-n`` is not given: never slower than one process.
+
+    The bundled engine runs in this process (a worker's start-up costs more than the whole
+    suite takes in process). A process engine (``cmd:``) keeps two processes busy per worker,
+    the worker and its engine: one worker per two CPUs, and none below four CPUs. Any other
+    in-process engine: one worker per CPU when there are several.
+    """
+    cpus = os.cpu_count() or 1
+    if engine == "reference":
+        return "0"
+    if engine.startswith("cmd:"):
+        return str(cpus // 2) if cpus >= 4 else "0"
+    return "auto" if cpus >= 2 else "0"
 
 
 def start_engine(text: str, *, validate: bool = False) -> Any:
@@ -97,101 +123,126 @@ def start_engine(text: str, *, validate: bool = False) -> Any:
     return session
 
 
+def settings_of(args: argparse.Namespace) -> settings.Settings:
+    """The run's settings from the command line (the plugin reads back the same)."""
+    out: Path = args.out.resolve()
+    return settings.Settings(
+        engines=(args.engine,),
+        editions=settings.EDITIONS if args.edition == "all" else (args.edition,),
+        rules=tuple(args.rules),
+        case_ids=tuple(args.case_ids),
+        case_dirs=(*(() if args.no_bundled else (settings.BUNDLED_CASES,)),
+                   *(d.resolve() for d in args.cases)),
+        expectations=args.expectations.resolve() if args.expectations else None,
+        case_timeout=settings.DEFAULT_CASE_TIMEOUT if args.case_timeout is None
+        else (args.case_timeout or None),
+        results=out / "results.json",
+        junit=out / "junit.xml",
+        validate=args.validate_protocol,
+        max_restarts=settings.DEFAULT_MAX_RESTARTS if args.max_restarts is None
+        else args.max_restarts,
+        repeat=args.repeat,
+        min_run=args.min_run,
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
     import pytest
 
     from conformance.adapters import EngineSpec
+    from conformance.collect import RunContext
     from conformance.expectations import Expectations
     from conformance.lint import load_checked
-    from conformance.plugin import BUNDLED_CASES
 
     EngineSpec.parse(args.engine)  # a bad spec is a usage error, before anything else
-    for folder in args.cases:
-        if not folder.exists():
-            raise UsageError(f"--cases: no such file or directory: {folder}")
     if args.no_bundled and not args.cases:
         raise UsageError("--no-bundled needs at least one --cases folder")
-    dirs = [*([] if args.no_bundled else [BUNDLED_CASES]), *(d.resolve() for d in args.cases)]
-    cases = load_checked(dirs)
+    run = settings_of(args)
+    problems = run.problems()
+    if problems:
+        raise UsageError("; ".join(problems))
+    cases = load_checked(run.case_dirs)
     cases.raise_for_problems()
-    if args.expectations is not None:
-        Expectations.load(args.expectations, cases.ids)
-    editions = ["cr2004", "modern"] if args.edition == "all" else [args.edition]
-    selected = [c for c in cases.cases if set(c.editions) & set(editions) and _matches(
-        c.rules, args.rules)]
+    if run.expectations is not None:
+        Expectations.load(run.expectations, cases.ids)
+    selected = [c for c in cases.cases if set(c.editions) & set(run.editions)
+                and run.selects(c.id, c.rules)]
     if not selected:
-        raise UsageError("no case matches --rules/--edition "
-                         f"({', '.join(args.rules) or 'any rule'}, {args.edition})")
+        raise UsageError("no case matches --rules/--case/--edition "
+                         f"({', '.join([*run.rules, *run.case_ids]) or 'any case'}, "
+                         f"{args.edition})")
 
-    session = start_engine(args.engine)
+    session = start_engine(args.engine, validate=run.validate)
     info = session.info
-    session.close()
     print(f"engine: {info.name} {info.version} (protocol {info.protocol}); editions "
           f"{', '.join(info.editions)}; {len(info.capabilities)} capabilities; "
           f"{len(info.cards)} cards")
-    print(f"cases: {len(selected)} selected of {len(cases.cases)}; editions {', '.join(editions)}")
+    runs = sum(len(set(c.editions) & set(run.editions)) for c in selected)
+    print(f"cases: {len(selected)} selected of {len(cases.cases)} ({runs} case runs); "
+          f"editions {', '.join(run.editions)}")
+    for problem in info.unknown():
+        print(f"warning: {args.engine} declared {problem}: the harness does not know it",
+              file=sys.stderr)
     sys.stdout.flush()
 
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    results_path = (out / "results.json").resolve()
-    results_path.unlink(missing_ok=True)
+    jobs = args.jobs or default_jobs(args.engine)
     argv = [
-        *(str(d) for d in dirs),
+        *(str(d) for d in run.case_dirs),
         "-c", str(RUN_INI), f"--rootdir={CONFORMANCE_DIR}", "-p", "no:cacheprovider",
         "--no-header", "--no-summary", "-rN", "--assert=plain", "-p", "no:hypothesispytest",
-        f"--mtg-engine={args.engine}", f"--mtg-results={results_path}",
-        f"--junitxml={(out / 'junit.xml').resolve()}",
         "-v" if args.verbose else "-q",
-        *(f"--mtg-edition={e}" for e in editions),
-        *(f"--mtg-rules={g}" for g in args.rules),
-        *(f"--mtg-cases={d.resolve()}" for d in args.cases),
-        *(["--mtg-no-bundled"] if args.no_bundled else []),
+        *run.pytest_args(),
     ]
-    if args.expectations is not None:
-        argv.append(f"--mtg-expectations={args.expectations.resolve()}")
-    if args.case_timeout is not None:
-        argv.append(f"--mtg-case-timeout={args.case_timeout}")
-    if args.validate_protocol:
-        argv.append("--mtg-validate-protocol")
-    if args.max_restarts is not None:
-        argv.append(f"--mtg-max-restarts={args.max_restarts}")
-    if args.jobs != "0":
-        argv += ["-n", args.jobs]
-    code = pytest.main(argv)
-    if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED) \
-            or not results_path.exists():
-        if code == 3:
-            return ExitCode.ENGINE
-        print(f"mtgconf: the run did not complete (pytest exit status {int(code)})",
-              file=sys.stderr)
-        return ExitCode.USAGE if code != pytest.ExitCode.INTERRUPTED else 130
-    return summarise(results_path, out)
+    if jobs != "0":
+        argv += ["-n", jobs]
+    context = RunContext(cases=cases, sessions={args.engine: session}, from_cli=True)
+    try:
+        code = pytest.main(argv, plugins=[context])
+    finally:
+        session.close()  # if the plugin did not take it over
+    if context.engine_failure is not None:
+        print(f"mtgconf: {context.engine_failure.render()}", file=sys.stderr)
+        return ExitCode.ENGINE
+    if context.results is None:
+        if code == pytest.ExitCode.INTERRUPTED:
+            print("mtgconf: interrupted before any case ran", file=sys.stderr)
+            return ExitCode.TERMINATED if context.interrupted_by == "SIGTERM" \
+                else ExitCode.INTERRUPTED
+        print(f"mtgconf: internal error: the run did not complete (pytest exit status "
+              f"{int(code)}); this is a bug of mtg-conformance", file=sys.stderr)
+        return ExitCode.HARNESS
+    return summarise(context.results, run, args)
 
 
-def _matches(rules: tuple[str, ...], globs: list[str]) -> bool:
-    return not globs or any(
-        fnmatch.fnmatchcase(ref, g) or fnmatch.fnmatchcase(ref.partition(":")[2], g)
-        for ref in rules for g in globs)
-
-
-def summarise(results_path: Path, out: Path) -> int:
-    """Print what went wrong and the results per section; the run's exit status."""
-    from conformance.expectations import read_results
+def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) -> int:
+    """Print what went wrong (each with the command that reruns it), what blocked the
+    skipped cases, the results per section and the verdict; the run's exit status."""
     from conformance.report import sections
+    from conformance.verdict import blocker_counts, judge
     from spec.corpus import Corpus
 
-    data = read_results(results_path)
-    unexpected = [r for r in data["results"] if r["status"] in
-                  ("fail", "error", "crash", "timeout", "xpass")]
     print()
+    unexpected = results.unexpected
     if unexpected:
         print(f"Unexpected results ({len(unexpected)}):")
-        for result in unexpected:
-            print(f"  [{result['status']}] {result['edition']}::{result['case_id']}: "
-                  f"{result['message']}")
+        for record in unexpected:
+            where = f" ({_relative(record.file)}:{record.line})" if record.file else ""
+            print(f"  [{record.status}] {record.edition}::{record.case_id}{where}: "
+                  f"{record.message}")
+            print(f"      rerun: {rerun_command(record, args)}")
         print()
-    rows = sections(data, Corpus.load())
+    blocked = blocker_counts(results)
+    if blocked:
+        skipped = results.counts.get("skip", 0)
+        print(f"Skipped ({skipped} case runs), by what the engine lacks (a case run may "
+              f"lack several):")
+        for blocker, n in blocked.most_common(SKIPS_SHOWN):
+            print(f"  {n:>4}  {blocker}")
+        if len(blocked) > SKIPS_SHOWN:
+            print(f"        and {len(blocked) - SKIPS_SHOWN} more (every skip's reason is in "
+                  f"{run.results})")
+        print()
+    rows = sections(results, Corpus.load())
     if rows:
         print("By section:")
         width = min(max(len(r["title"]) for r in rows), 50)
@@ -200,9 +251,39 @@ def summarise(results_path: Path, out: Path) -> int:
             print(f"  {row['edition']:<7}{row['section']:<5}{row['title'][:50]:<{width}}  "
                   f"{counts}")
         print()
-    summary = data["summary"]
-    counts = ", ".join(f"{n} {status}" for status, n in summary["counts"].items())
-    verdict = f"{summary['unexpected']} unexpected" if summary["unexpected"] else "all as expected"
-    print(f"{summary['total']} results: {counts or 'none'} ({verdict})")
-    print(f"results: {results_path}\njunit:   {(out / 'junit.xml').resolve()}")
-    return ExitCode.UNEXPECTED if summary["unexpected"] else ExitCode.OK
+    verdict = judge(results, run.min_run)
+    counts = ", ".join(f"{n} {status}" for status, n in results.counts.items())
+    state = f"{len(unexpected)} unexpected" if unexpected else "all as expected"
+    print(f"{len(results.records)} results: {counts or 'none'} ({state})")
+    for reason in verdict.reasons:
+        print(f"mtgconf: {reason}", file=sys.stderr)
+    print(f"results: {run.results}\njunit:   {run.junit}")
+    return verdict.code
+
+
+def rerun_command(record: Any, args: argparse.Namespace) -> str:
+    """The command that runs this one case again, as this run ran it."""
+    parts = ["mtgconf", "run"]
+    if args.engine != "reference":
+        parts += ["--engine", args.engine]
+    parts += ["--edition", record.edition, "--case", record.case_id]
+    for folder in args.cases:
+        parts += ["--cases", str(folder)]
+    if args.no_bundled:
+        parts.append("--no-bundled")
+    if args.expectations is not None:
+        parts += ["--expectations", str(args.expectations)]
+    if args.case_timeout is not None:
+        parts += ["--case-timeout", f"{args.case_timeout:g}"]
+    if args.validate_protocol:
+        parts.append("--validate-protocol")
+    if args.repeat != 1:
+        parts += ["--repeat", str(args.repeat)]
+    return shlex.join(parts)
+
+
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path

@@ -9,7 +9,8 @@
 * ``wrong_version``: declares protocol 2;
 * ``wrong_id_on_hello``: answers hello with another id;
 * ``incomplete_hello``: declares no cards;
-* ``crashes_on_new_game``: shakes hands, then exits on every new_game.
+* ``crashes_on_new_game``: shakes hands, then exits on every new_game;
+* ``cr2004_only_crashes_on_new_game``: the same, declaring only the cr2004 edition.
 """
 
 from __future__ import annotations
@@ -43,12 +44,14 @@ def main(mode: str) -> int:
                 reply["result"] = {**hello, "protocol": 2}
             elif mode == "wrong_id_on_hello":
                 reply = {"id": rid + 1, "result": hello}
+            elif mode == "cr2004_only_crashes_on_new_game":
+                reply["result"] = {**hello, "editions": ["cr2004"]}
             elif mode == "incomplete_hello":
                 del hello["cards"]
                 reply["result"] = hello
             else:
                 reply["result"] = hello
-        elif command == "new_game" and mode == "crashes_on_new_game":
+        elif command == "new_game" and mode.endswith("crashes_on_new_game"):
             print("breaker: crashed in new_game", file=sys.stderr, flush=True)
             return 2
         print(json.dumps(reply), flush=True)

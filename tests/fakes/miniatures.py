@@ -64,6 +64,19 @@ class LacksCapabilities(ToyEngine):
     capabilities = ("setup.state",)
 
 
+class DeclaresNothing(ToyEngine):
+    """Declares no capability: every case is skipped, so nothing is tested."""
+
+    capabilities = ()
+
+
+class MisspellsACapability(ToyEngine):
+    """Declares setup.stat and edition modrn: typos that would skip cases quietly."""
+
+    capabilities = ("setup.stat", "setup.start")
+    editions = ("cr2004", "modrn")
+
+
 class OnlyCr2004(ToyEngine):
     """Declares only the cr2004 edition."""
 
@@ -87,6 +100,24 @@ class Nondeterministic(ToyEngine):
     def observe(self, player: str | None = None) -> dict[str, Any]:
         observation = super().observe(player)
         observation["players"]["A"]["life"] += next(self._drift)
+        return observation
+
+
+class DiffersEveryOtherGame(ToyEngine):
+    """Every second game from the same setup gives player A one more life: the same case,
+    run again, ends differently."""
+
+    games = 0
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        handles = super().new_game(edition, setup)
+        DiffersEveryOtherGame.games += 1
+        self.drift = DiffersEveryOtherGame.games % 2 == 0
+        return handles
+
+    def observe(self, player: str | None = None) -> dict[str, Any]:
+        observation = super().observe(player)
+        observation["players"]["A"]["life"] += self.drift
         return observation
 
 
