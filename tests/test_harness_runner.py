@@ -201,6 +201,29 @@ def test_advance_stops_with_a_clear_failure(tmp_path):
         "step 1 (advance to turn 2): the game is at turn 3, past turn 2")
 
 
+def test_advance_until_the_game_is_over(tmp_path):
+    (tmp_path / "over.yaml").write_text(textwrap.dedent("""\
+        - id: advance.to-the-end
+          rules: [cr2004:101.3]
+          editions: [cr2004]
+          quote: 20點
+          summary: x
+          setup: {turn: {number: 3, active: A, step: precombat_main}}
+          steps:
+            - advance: {over: true}
+            - expect: {result.reason: draw_empty_library, result.winners: [A]}
+        """))
+    loaded = casefile.load([tmp_path])
+    (tmp_path / "bad" / "over.yaml").parent.mkdir()
+    (tmp_path / "bad" / "over.yaml").write_text((tmp_path / "over.yaml").read_text().replace(
+        "{over: true}", "{over: true, turn: 5}"))
+    (problem, *_) = casefile.load([tmp_path / "bad"]).problems
+    assert (problem.field, problem.line) == ("steps[0]", 8)
+    assert "has too many properties" in problem.message
+    outcomes = run_all(miniature("Correct"), loaded.cases)
+    assert outcomes["cr2004::advance.to-the-end"].status == "pass"
+
+
 def test_expectations_turn_outcomes_into_results():
     failed = results.Failed(2, "expect", "step 2 (expect): no")
     fail = Expectation("fail", "known bug", "https://example.org/1")

@@ -25,6 +25,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, dict]
     tmp = tmp_path_factory.mktemp("suite")
     return {
         "in-process": _run(tmp, "in-process"),
+        "serial": _run(tmp, "serial", "-n", "0"),
         "wire": _run(tmp, "wire", "--engine", SERVE, "--validate-protocol"),
     }
 
@@ -44,6 +45,16 @@ def test_wire_results_equal_in_process_results(runs):
         return sorted((r["case_id"], r["edition"], r["status"]) for r in results["results"])
     assert key(wire) == key(local)
     assert code == 0
+
+
+def test_results_are_the_same_whatever_the_number_of_workers(runs):
+    def key(results: dict) -> list:
+        return sorted((r["case_id"], r["edition"], r["status"], r["message"],
+                       json.dumps(r.get("detail", {}), sort_keys=True))
+                      for r in results["results"])
+    (_, workers), (_, serial) = runs["in-process"], runs["serial"]
+    assert key(workers) == key(serial)
+    assert workers["selected"] == serial["selected"] == len(serial["results"])
 
 
 def test_the_bundled_cases_lint_clean(capsys):

@@ -23,6 +23,7 @@ CONFORMANCE_DIR = Path(__file__).resolve().parents[1]
 RUN_INI = CONFORMANCE_DIR / "run.ini"
 EDITION_CHOICES = ("cr2004", "modern", "all")
 SKIPS_SHOWN = 12
+FEW_RUNS = 12  # fewer case runs than this run in one process whatever the engine
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -57,8 +58,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     run.add_argument("-n", "--jobs", dest="jobs", default=None, metavar="N", type=_jobs,
                      help="Worker processes (pytest-xdist): a number, or auto for one per CPU; "
                      "0 runs in this process (default: in this process for the reference "
-                     "engine; one per two CPUs for a cmd: engine, none below four; one per CPU "
-                     "for any other)")
+                     "engine or a few cases; one per two CPUs for a cmd: engine, none below "
+                     "four; one per CPU for any other)")
     run.add_argument("--out", metavar="DIR", type=Path, default=Path("conformance-results"),
                      help="Where to write results.json, results.jsonl and junit.xml "
                      "(default: ./conformance-results)")
@@ -94,16 +95,17 @@ def _jobs(value: str) -> str:
     return value
 
 
-def default_jobs(engine: str) -> str:
+def default_jobs(engine: str, runs: int) -> str:
     """Worker processes when ``-n`` is not given: never slower than one process.
 
     The bundled engine runs in this process (a worker's start-up costs more than the whole
-    suite takes in process). A process engine (``cmd:``) keeps two processes busy per worker,
-    the worker and its engine: one worker per two CPUs, and none below four CPUs. Any other
-    in-process engine: one worker per CPU when there are several.
+    suite takes in process), and so do a few case runs with any engine. A process engine
+    (``cmd:``) keeps two processes busy per worker, the worker and its engine: one worker per
+    two CPUs, and none below four CPUs. Any other in-process engine: one worker per CPU when
+    there are several.
     """
     cpus = os.cpu_count() or 1
-    if engine == "reference":
+    if engine == "reference" or runs < FEW_RUNS:
         return "0"
     if engine.startswith("cmd:"):
         return str(cpus // 2) if cpus >= 4 else "0"
@@ -185,7 +187,7 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     sys.stdout.flush()
 
-    jobs = args.jobs or default_jobs(args.engine)
+    jobs = args.jobs or default_jobs(args.engine, runs)
     argv = [
         *(str(d) for d in run.case_dirs),
         "-c", str(RUN_INI), f"--rootdir={CONFORMANCE_DIR}", "-p", "no:cacheprovider",

@@ -33,7 +33,7 @@ class NamedEngine:
     @property
     def expectations(self) -> Path:
         """The engine's known deviations (an expectations file for ``mtgconf run``)."""
-        return HERE / self.target.split(":")[0].rsplit(".", 1)[-1] / "expectations.yaml"
+        return HERE / self.target.split(":")[0].split(".")[-2] / "expectations.yaml"
 
 
 NAMED: dict[str, NamedEngine] = {

@@ -1,0 +1,1109 @@
+"""The protocol adapter for phase-python (``pip install -e '.[phase]'``; ``--engine phase``).
+
+phase-python (``import phase``) is the Python binding of the phase.rs rules engine: games start
+from decks (``Engine.new_game``), ``Game.actions()`` lists the legal actions of the player the
+game waits for (without naming them: the actor comes from ``Game.waiting_for()``), and
+``Game.apply(seat, action)`` applies one, raising ``ValueError`` for an illegal one. The engine
+pays for spells itself (``payment_mode: Auto``) and leaves mana abilities out of its actions;
+an object keeps its id across zone changes and counts its ``incarnation`` instead.
+
+This adapter translates, and decides nothing the engine decides: every action goes to the
+engine as the player the case names, and the engine accepts or refuses it. Where the protocol
+cuts a decision finer than the engine (one attacker, one blocker, one card to discard at a
+time), the adapter collects the parts and gives the engine the whole declaration when the
+protocol's decision ends (``done``, the last card), so the engine judges it then. Given states
+are built with the engine's own state export and import (``state.py``). Card data: see
+``carddata.py``. Known deviations are in ``expectations.yaml``, each with the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from conformance.engines.phase import state as setup_state
+from conformance.engines.phase.carddata import card_database, phase_version
+from spec.cardpool import activated_abilities, default_pool
+
+PLAYERS = ("A", "B")
+SEAT = {"A": 0, "B": 1}
+NAME = {0: "A", 1: "B"}
+
+CAPABILITIES = (
+    "setup.start", "setup.state", "setup.poison", "setup.graveyard", "setup.exile",
+    "setup.tapped", "setup.sick", "setup.damage", "setup.counters", "setup.attachments",
+    "setup.controller", "setup.tokens", "setup.lands_played", "setup.deck_order",
+    "pay.auto", "actions.legal", "actions.concede", "actions.mulligan",
+    "observe.stack", "observe.events", "observe.view", "observe.library",
+    "observe.incarnation",
+)
+
+_STEP = {  # phase's phase name -> (protocol phase, protocol step)
+    "Untap": ("beginning", "untap"), "Upkeep": ("beginning", "upkeep"),
+    "Draw": ("beginning", "draw"), "PreCombatMain": ("precombat_main", "precombat_main"),
+    "BeginCombat": ("combat", "beginning_of_combat"),
+    "DeclareAttackers": ("combat", "declare_attackers"),
+    "DeclareBlockers": ("combat", "declare_blockers"),
+    "FirstStrikeDamage": ("combat", "combat_damage"),
+    "CombatDamage": ("combat", "combat_damage"), "EndCombat": ("combat", "end_of_combat"),
+    "PostCombatMain": ("postcombat_main", "postcombat_main"), "End": ("ending", "end"),
+    "Cleanup": ("ending", "cleanup"),
+}
+_ZONE = {"Hand": "hand", "Library": "library", "Graveyard": "graveyard",
+         "Battlefield": "battlefield", "Stack": "stack", "Exile": "exile",
+         "Command": "command", "Sideboard": "outside"}
+_COLOR = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}
+_LETTER = {v: k for k, v in _COLOR.items()}
+_COUNTER = {"P1P1": "+1/+1", "M1M1": "-1/-1", "Plus1Plus1": "+1/+1", "Minus1Minus1": "-1/-1"}
+#: phase-python's prompts -> protocol decisions (the rest: their names in snake case)
+_DECISION = {
+    "MulliganDecision": "mulligan", "DiscardToHandSize": "discard", "DiscardChoice": "discard",
+    "DeclareAttackers": "declare_attackers", "DeclareBlockers": "declare_blockers",
+    "AssignCombatDamage": "assign_combat_damage", "TriggerTargetSelection": "choose_targets",
+    "TargetSelection": "choose_targets", "ChooseLegend": "legend_rule",
+    "OptionalEffectChoice": "may", "OrderTriggers": "order_triggers",
+}
+
+
+class ProtocolError(Exception):
+    protocol_error = "engine_error"
+
+
+class IllegalAction(ProtocolError):
+    protocol_error = "illegal_action"
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class Unsupported(ProtocolError):
+    protocol_error = "unsupported"
+
+
+class BadRequest(ProtocolError):
+    protocol_error = "bad_request"
+
+
+def _reason(message: str) -> str:
+    """A short machine-readable reason from the engine's message."""
+    text = message.lower()
+    for needle, reason in (("wrong player", "not_your_decision"),
+                           ("maximum lands", "no_land_play_left"),
+                           ("mana", "cannot_pay"), ("target", "illegal_target"),
+                           ("not allowed", "not_allowed")):
+        if needle in text:
+            return reason
+    return "illegal"
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _mana_cost(cost: Any) -> tuple[str | None, int]:
+    """phase's mana cost -> ("{1}{G}", mana value); (None, 0) for no cost."""
+    if not isinstance(cost, dict) or cost.get("type") != "Cost":
+        return None, 0
+    shards = list(cost.get("shards") or [])
+    generic = int(cost.get("generic") or 0)
+    text, value = "", generic
+    xs = [s for s in shards if s == "X"]
+    text += "{X}" * len(xs)
+    if generic or not shards:
+        text += f"{{{generic}}}"
+    for shard in shards:
+        if shard == "X":
+            continue
+        text += "{" + _shard(shard) + "}"
+        value += 1
+    return text, value
+
+
+def _shard(shard: Any) -> str:
+    if isinstance(shard, str):
+        if shard in _COLOR:
+            return _COLOR[shard]
+        if shard == "Colorless":
+            return "C"
+        parts = re.findall(r"White|Blue|Black|Red|Green|Colorless|Two|Phyrexian", shard)
+        if parts:
+            return "/".join({"Colorless": "C", "Two": "2", "Phyrexian": "P"}.get(p, _COLOR.get(
+                p, p)) for p in parts)
+        return shard
+    return str(shard)
+
+
+def _puts_on_top(waiting: dict[str, Any]) -> bool:
+    data = waiting.get("data") or {}
+    return waiting.get("type") == "EffectZoneChoice" \
+        and data.get("effect_kind") == "PutAtLibraryPosition" \
+        and (data.get("library_position") or {}).get("type") == "Top"
+
+
+def _attached(value: Any) -> Any:
+    """phase's attachment target ({"type": "Object", "data": id}) -> the object's id."""
+    if isinstance(value, dict):
+        return value.get("data") if value.get("type") == "Object" else None
+    return value
+
+
+class PhaseEngine:
+    """phase-python behind the mtg-conformance protocol (in-process: ``--engine phase``)."""
+
+    def __init__(self) -> None:
+        import phase
+
+        self._phase = phase
+        self._database = card_database()
+        self._engine = phase.Engine.from_path(str(self._database.path))
+        self._cards = set(self._database.cards)
+        self.game: Any = None
+        self._events: list[dict[str, Any]] = []
+        self._pending_parts: list[Any] = []  # attackers, blocks or cards collected so far
+        self._pending_key: Any = None
+        self._conceded: str | None = None
+        self._active: tuple[int, int] = (-1, 0)
+        self._orders: dict[str, list[int]] = {}
+        self._face_data: dict[str, Any] | None = None
+
+    # ---- protocol calls ----
+
+    def hello(self, protocol: Any = 1.1) -> dict[str, Any]:
+        return {"name": "phase-python", "version": phase_version(), "protocol": 1.1,
+                "editions": ["modern"], "capabilities": list(CAPABILITIES),
+                "cards": {"modern": sorted(self._cards)}}
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        if edition != "modern":
+            raise Unsupported(f"phase-python plays modern rules only, not {edition}")
+        if not isinstance(setup, dict):
+            raise BadRequest("setup: must be an object")
+        self.game = None
+        self._events = []
+        self._pending_parts = []
+        self._pending_key = None
+        self._conceded = None
+        self._active = (-1, 0)
+        self._check_cards(setup)
+        try:
+            if setup.get("start") == "game":
+                handles = self._seeded_start(setup)
+            else:
+                self.game, handles = setup_state.given_state(self._engine, setup)
+        except setup_state.SetupError as exc:
+            if exc.kind == "unsupported":
+                raise Unsupported(str(exc)) from None
+            if exc.kind == "engine_error":
+                raise ProtocolError(str(exc)) from None
+            raise BadRequest(str(exc)) from None
+        except ValueError as exc:  # the engine refused the decks or the state
+            raise ProtocolError(f"phase-python refused the setup: {exc}") from None
+        return {"handles": handles}
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        game = self._game()
+        waiting = game.waiting_for()
+        kind = waiting.get("type")
+        if kind == "GameOver":
+            return []
+        actor = self._actor(waiting)
+        found: list[dict[str, Any]] = []
+        if kind == "Priority":
+            for action in game.actions():
+                found.extend(self._listed(actor, action))
+        elif kind == "MulliganDecision":
+            found = self._mulligan_options(waiting)
+        elif kind == "DeclareAttackers":
+            chosen = {a for a, _ in self._pending_parts}
+            found = [{"action": "attack", "player": NAME[actor], "card": oid}
+                     for oid in waiting["data"].get("valid_attacker_ids", []) if oid not in chosen]
+            found.append({"action": "done", "player": NAME[actor]})
+        elif kind == "DeclareBlockers":
+            used = {b for b, _ in self._pending_parts}
+            targets = waiting["data"].get("valid_block_targets", {})
+            found = [{"action": "block", "player": NAME[actor], "card": int(b), "attacker": a}
+                     for b, attackers in targets.items() if int(b) not in used
+                     for a in attackers]
+            found.append({"action": "done", "player": NAME[actor]})
+        elif kind in ("DiscardToHandSize", "DiscardChoice"):
+            found = [{"action": "discard", "player": NAME[actor], "card": oid}
+                     for oid in waiting["data"].get("cards", [])
+                     if oid not in self._pending_parts]
+        else:
+            for option in self._choices(waiting):
+                found.append({"action": "choose", "player": NAME[actor], **option})
+        if actor is not None or kind == "MulliganDecision":
+            found += [{"action": "concede", "player": p} for p in PLAYERS]
+        return found
+
+    def perform(self, action: dict[str, Any]) -> None:
+        game = self._game()
+        if not isinstance(action, dict):
+            raise BadRequest("action: must be an object")
+        kind = action.get("action")
+        player = action.get("player")
+        if player not in PLAYERS:
+            raise BadRequest(f"action.player: {player!r} is not A or B")
+        seat = SEAT[player]
+        pay_with = action.get("pay_with")
+        if kind in ("cast", "activate") and pay_with not in (None, "auto"):
+            raise BadRequest("phase-python pays for spells itself: pay_with must be \"auto\" "
+                             "(pay.auto; pay.sources was not declared)")
+        waiting = game.waiting_for()
+        if waiting.get("type") == "GameOver":
+            raise IllegalAction("game_over", "the game is over")
+        if kind == "concede":
+            self._apply(seat, {"type": "Concede", "data": {"player_id": seat}})
+            self._conceded = player
+        elif kind == "pass":
+            self._apply(seat, {"type": "PassPriority"})
+        elif kind in ("keep", "mulligan"):
+            self._mulligan(seat, kind, waiting)
+        elif kind == "play_land":
+            card = self._object_id(action)
+            self._apply(seat, {"type": "PlayLand", "data": {"object_id": card,
+                                                            "card_id": self._card_id(card)}})
+        elif kind == "cast":
+            self._cast(seat, action)
+        elif kind == "activate":
+            self._activate(seat, action)
+        elif kind in ("attack", "block", "done"):
+            self._declare(seat, kind, action, waiting)
+        elif kind == "discard":
+            self._discard(seat, action, waiting)
+        elif kind == "choose":
+            self._choose(seat, action, waiting)
+        elif kind == "order_blockers":
+            raise IllegalAction("no_such_decision", "phase-python never asks for a damage "
+                                "assignment order (modern rules since 2024-11)")
+        else:
+            raise BadRequest(f"action.action: {kind!r} is not an action")
+
+    def observe(self, player: str | None = None) -> dict[str, Any]:
+        game = self._game()
+        if player is not None and player not in PLAYERS:
+            raise BadRequest(f"observe.player: {player!r} is not A or B")
+        waiting = game.waiting_for()
+        kind = waiting.get("type")
+        phase_name, step = _STEP.get(game.phase, (None, None))
+        priority = NAME.get(waiting["data"]["player"]) if kind == "Priority" else None
+        turn = {"number": game.turn, "active": NAME[self._active_seat()], "phase": phase_name,
+                "step": step, "priority": priority}
+        players = {name: self._player(SEAT[name], player) for name in PLAYERS}
+        battlefield = [self._permanent(o) for o in game.battlefield()]
+        stack = [self._stack_object(e) for e in reversed(game.stack())]
+        exile = [self._object(o) for o in game.exile()]
+        return {"turn": turn, "pending": self._pending(waiting), "players": players,
+                "battlefield": battlefield, "stack": stack, "exile": exile,
+                "ante": [], "command": [], "result": self._result(waiting)}
+
+    def events(self) -> list[dict[str, Any]]:
+        found, self._events = self._events, []
+        return found
+
+    def close(self) -> None:
+        self.game = None
+
+    # ---- setup ----
+
+    def _check_cards(self, setup: dict[str, Any]) -> None:
+        names: set[str] = set()
+
+        def visit(value: Any) -> None:
+            if isinstance(value, dict):
+                if isinstance(value.get("card"), str):
+                    names.add(value["card"])
+                for key, item in value.items():
+                    if key in ("decks", "sideboards", "players", "battlefield", "exile",
+                               "hand", "library", "graveyard", "sideboard", "A", "B"):
+                        visit(item)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, str):
+                        names.add(item)
+                    else:
+                        visit(item)
+
+        visit(setup)
+        unknown = sorted(names - self._cards)
+        if unknown:
+            raise Unsupported(f"phase-python has no card data for {', '.join(unknown)}")
+
+    def _seeded_start(self, setup: dict[str, Any]) -> dict[str, int]:
+        for key in ("sideboards", "format"):
+            if setup.get(key):
+                raise Unsupported(f"setup.{key}: not supported by this adapter")
+        if setup.get("ante"):
+            raise Unsupported("setup.ante: phase-python does not play for ante")
+        decks = setup.get("decks") or {}
+        cards = {p: setup_state.expand(decks.get(p), f"setup.decks.{p}") for p in PLAYERS}
+        first = setup.get("first_player")
+        if first is not None and first not in PLAYERS:
+            raise BadRequest(f"setup.first_player: {first!r} is not A or B")
+        seed = setup.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise BadRequest("setup.seed: must be an integer")
+        self.game = self._engine.new_game(
+            player=[c["card"] for c in cards["A"]], opponent=[c["card"] for c in cards["B"]],
+            seed=seed % (1 << 63), first_player=None if first is None else SEAT[first])
+        if setup.get("shuffle", True) is False:
+            self.game, handles = setup_state.deck_order(self.game, self._engine, cards)
+            return handles
+        return self._deck_handles(cards)
+
+    def _deck_handles(self, cards: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+        """The ids of handled deck cards, as the hands are dealt. Copies of a card are alike,
+        so a handle names one copy, a copy in the hand first (docs/cases.md: a deck of seven
+        is the opening hand; a deck of two copies of each has one in hand)."""
+        handles: dict[str, int] = {}
+        for player in PLAYERS:
+            seat = SEAT[player]
+            info = self.game.player(seat)
+            order = [*info.get("hand", []), *info.get("library", [])]
+            names = {oid: self.game.object(oid).get("name") for oid in order}
+            taken: set[int] = set()
+            for entry in cards[player]:
+                if "handle" not in entry:
+                    continue
+                oid = next((o for o in order if names[o] == entry["card"] and o not in taken),
+                           None)
+                if oid is None:
+                    raise ProtocolError(f"phase-python dealt no {entry['card']} to {player}")
+                taken.add(oid)
+                handles[entry["handle"]] = oid
+        return handles
+
+    # ---- actions ----
+
+    def _apply(self, seat: int, action: Any) -> Any:
+        """Apply one engine action as ``seat``; an engine refusal is an illegal action."""
+        if isinstance(action, dict):
+            action = self._phase.GameAction.from_dict(action)
+        try:
+            result = self.game.apply(seat, action)
+        except ValueError as exc:
+            message = str(exc)
+            raise IllegalAction(_reason(message), f"phase-python: {message}") from None
+        self._record(result.events)
+        return result
+
+    def _snapshot(self) -> Any:
+        return self.game.state()
+
+    def _restore(self, snapshot: Any, events: int) -> None:
+        self.game = self._engine.load_game(snapshot)
+        del self._events[events:]
+
+    def _cast(self, seat: int, action: dict[str, Any]) -> None:
+        card = self._object_id(action)
+        self._atomic(seat, {"type": "CastSpell", "data": {
+            "object_id": card, "card_id": self._card_id(card), "targets": [],
+            "payment_mode": {"type": "Auto"}}}, action)
+
+    def _activate(self, seat: int, action: dict[str, Any]) -> None:
+        card = self._object_id(action)
+        index = action.get("ability", 0)
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise BadRequest("action.ability: must be a whole number")
+        self._atomic(seat, {"type": "ActivateAbility", "data": {
+            "source_id": card, "ability_index": self._engine_ability(card, index)}}, action)
+
+    def _ability_orders(self, name: str) -> list[int]:
+        """For a card, the engine's index of each printed activated ability in protocol order
+        (docs/protocol.md: a basic land type's mana ability first, in type-line order; phase
+        lists Tropical Island's blue ability before its green one)."""
+        if name in self._orders:
+            return self._orders[name]
+        order: list[int] = []
+        card = default_pool().edition("modern").get(name)
+        face = self._faces().get(name.lower()) if card is not None else None
+        if card is not None and face is not None:
+            printed = activated_abilities(card)
+            engine = [a for a in face.get("abilities", []) if a.get("kind") == "Activated"]
+            free = list(range(len(engine)))
+            for ability in printed:
+                letter = re.fullmatch(r"\{T\}: Add \{([WUBRG])\}\.", ability.text)
+                pick = None
+                if letter:
+                    color = _LETTER[letter.group(1)]
+                    pick = next((i for i in free if engine[i].get("effect", {}).get(
+                        "produced", {}).get("colors") == [color]), None)
+                if pick is None and free:
+                    pick = free[0]
+                if pick is None:
+                    break
+                free.remove(pick)
+                order.append(pick)
+        self._orders[name] = order
+        return order
+
+    def _faces(self) -> dict[str, Any]:
+        if self._face_data is None:
+            self._face_data = json.loads(self._database.path.read_text(encoding="utf-8"))
+        return self._face_data
+
+    def _engine_ability(self, card: int, index: int) -> int:
+        """The engine's ability index for the protocol's: printed abilities through the
+        card's order, granted ones (after the printed ones in both) as they are."""
+        try:
+            name = self.game.object(card).get("name")
+        except ValueError:
+            return index
+        order = self._ability_orders(name) if isinstance(name, str) else []
+        if index < len(order):
+            return order[index]
+        return index
+
+    def _protocol_ability(self, card: int, index: int) -> int:
+        try:
+            name = self.game.object(card).get("name")
+        except ValueError:
+            return index
+        order = self._ability_orders(name) if isinstance(name, str) else []
+        return order.index(index) if index in order else index
+
+    def _atomic(self, seat: int, first: dict[str, Any], action: dict[str, Any]) -> None:
+        """Cast or activate, then answer the engine's announcement prompts (X, kicker,
+        targets) from the action; if the engine refuses any part, asks something the action
+        does not answer, or ends with other targets than the action's, nothing happened.
+        (phase chooses a target itself when only one is legal, and divides "evenly" damage
+        itself: the one division it lists is taken.)"""
+        snapshot = self._snapshot()
+        mark = len(self._events)
+        wanted = [self._target(t) for t in action.get("targets") or []]
+        targets = list(wanted)
+        before = {e.get("id") for e in self.game.stack()}
+        answered: set[str] = set()
+        try:
+            self._apply(seat, first)
+            for _ in range(64):
+                waiting = self.game.waiting_for()
+                kind = waiting.get("type")
+                if self._actor(waiting) != seat:
+                    break
+                if kind in ("TargetSelection", "MultiTargetSelection"):
+                    if targets:
+                        self._apply(seat, {"type": "ChooseTarget",
+                                           "data": {"target": targets.pop(0)}})
+                        continue
+                    done = [a for a in self.game.actions() if a.kind == "ChooseTarget"
+                            and (a.data or {}).get("target") is None]
+                    if not done:
+                        raise IllegalAction("missing_target", "phase-python asks for a "
+                                            "target the action does not give")
+                    self._apply(seat, done[0])
+                elif kind == "ChooseXValue" and "x" not in answered:
+                    if not isinstance(action.get("x"), int):
+                        raise IllegalAction("missing_x", "phase-python asks for X")
+                    answered.add("x")
+                    self._apply(seat, {"type": "ChooseX", "data": {"value": action["x"]}})
+                elif kind == "OptionalCostChoice" and "kicked" not in answered:
+                    answered.add("kicked")
+                    self._apply(seat, {"type": "DecideOptionalCost",
+                                       "data": {"pay": bool(action.get("kicked", False))}})
+                elif kind == "DistributeAmong":
+                    options = [a for a in self.game.actions() if a.kind == "DistributeAmong"]
+                    if len(options) != 1:
+                        raise IllegalAction("division", "phase-python asks for a division "
+                                            "of damage the protocol cannot express")
+                    self._apply(seat, options[0])
+                else:
+                    break
+            waiting = self.game.waiting_for()
+            if waiting.get("type") in ("TargetSelection", "MultiTargetSelection",
+                                       "ChooseXValue", "OptionalCostChoice", "DistributeAmong",
+                                       "ManaPayment"):
+                raise IllegalAction("incomplete", f"phase-python still waits for "
+                                    f"{waiting.get('type')} after the action")
+            chosen = self._new_targets(before)
+            if chosen is None and targets:
+                raise IllegalAction("illegal_target", "phase-python took fewer targets than "
+                                    "the action gives")
+            if chosen is not None and chosen != wanted:
+                raise IllegalAction("illegal_target", "phase-python chose other targets than "
+                                    f"the action's: {chosen}")
+        except BaseException:
+            self._restore(snapshot, mark)
+            raise
+
+    def _new_targets(self, before: set[Any], game: Any = None) -> list[Any] | None:
+        """The targets of the stack object just put on the stack (None: none was)."""
+        game = game or self.game
+        for entry in reversed(game.stack()):
+            if entry.get("id") not in before:
+                ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
+                return list(ability.get("targets") or [])
+        return None
+
+    def _declare(self, seat: int, kind: str, action: dict[str, Any],
+                 waiting: dict[str, Any]) -> None:
+        prompt = waiting.get("type")
+        data = waiting.get("data") or {}
+        if prompt not in ("DeclareAttackers", "DeclareBlockers") or data.get("player") != seat:
+            raise IllegalAction("no_declaration", f"no {kind} decision of this player now")
+        self._sync_parts(waiting)
+        if prompt == "DeclareAttackers":
+            if kind == "block":
+                raise IllegalAction("not_declaring_blockers", "attackers are being declared")
+            if kind == "attack":
+                card = self._object_id(action)
+                if card in {a for a, _ in self._pending_parts}:
+                    raise IllegalAction("already_attacking", "that creature already attacks")
+                if card not in (data.get("valid_attacker_ids") or []):
+                    raise IllegalAction("cannot_attack", "phase-python does not list this "
+                                        "creature among those that can attack")
+                targets = (data.get("valid_attack_targets_by_attacker") or {}).get(str(card)) \
+                    or data.get("valid_attack_targets") or []
+                defender = next((t for t in targets if t.get("type") == "Player"), None)
+                if defender is None:
+                    raise IllegalAction("cannot_attack", "phase-python lists no player this "
+                                        "creature can attack")
+                self._pending_parts.append((card, defender))
+                return
+            attacks = [[card, target] for card, target in self._pending_parts]
+            self._apply(seat, {"type": "DeclareAttackers",
+                               "data": {"attacks": attacks, "bands": []}})
+        else:
+            if kind == "attack":
+                raise IllegalAction("not_declaring_attackers", "blockers are being declared")
+            if kind == "block":
+                card = self._object_id(action)
+                attacker = action.get("attacker")
+                if not isinstance(attacker, int):
+                    raise BadRequest("action.attacker: the attacking creature's id")
+                if card in {b for b, _ in self._pending_parts}:
+                    raise IllegalAction("already_blocking", "that creature already blocks")
+                allowed = (data.get("valid_block_targets") or {}).get(str(card)) or []
+                if attacker not in allowed:
+                    raise IllegalAction("cannot_block", "phase-python does not list this "
+                                        "block among the legal ones")
+                self._pending_parts.append((card, attacker))
+                return
+            assignments = [[b, a] for b, a in self._pending_parts]
+            self._apply(seat, {"type": "DeclareBlockers", "data": {"assignments": assignments}})
+        self._pending_parts = []
+        self._pending_key = None
+
+    def _discard(self, seat: int, action: dict[str, Any], waiting: dict[str, Any]) -> None:
+        data = waiting.get("data") or {}
+        if waiting.get("type") not in ("DiscardToHandSize", "DiscardChoice") \
+                or data.get("player") != seat:
+            raise IllegalAction("no_discard", "no discard decision of this player now")
+        self._sync_parts(waiting)
+        card = self._object_id(action)
+        if card not in data.get("cards", []) or card in self._pending_parts:
+            raise IllegalAction("cannot_discard", "that card cannot be discarded now")
+        chosen = [*self._pending_parts, card]
+        if len(chosen) < int(data.get("count", 1)):
+            self._pending_parts = chosen
+            return
+        self._apply(seat, {"type": "SelectCards", "data": {"cards": chosen}})
+        self._pending_parts = []
+        self._pending_key = None
+
+    def _mulligan(self, seat: int, kind: str, waiting: dict[str, Any]) -> None:
+        if waiting.get("type") != "MulliganDecision":
+            raise IllegalAction("no_mulligan", "no opening-hand decision now")
+        pending = (waiting.get("data") or {}).get("pending") or []
+        mine = [p for p in pending if p.get("player") == seat]
+        if not mine or (mine[0].get("phase") or {}).get("type") != "Declare":
+            raise IllegalAction("no_mulligan", "this player has no keep or mulligan decision")
+        choice = "Keep" if kind == "keep" else "Mulligan"
+        self._apply(seat, {"type": "MulliganDecision", "data": {"choice": {"type": choice}}})
+
+    def _choose(self, seat: int, action: dict[str, Any], waiting: dict[str, Any]) -> None:
+        kind = waiting.get("type")
+        if self._actor(waiting) != seat:
+            raise IllegalAction("not_your_decision", "the game waits for the other player")
+        if kind == "MulliganDecision":  # London mulligan: a card to put on the bottom
+            self._bottom(seat, action, waiting)
+            return
+        if kind == "AssignCombatDamage":
+            self._assign_damage(seat, action, waiting)
+            return
+        if _puts_on_top(waiting):
+            self._put_on_top(seat, action, waiting)
+            return
+        if kind in ("TriggerTargetSelection", "TargetSelection"):
+            targets = action.get("targets") or []
+            mark, snapshot = len(self._events), self._snapshot()
+            try:
+                for target in targets:
+                    self._apply(seat, {"type": "ChooseTarget",
+                                       "data": {"target": self._target(target)}})
+            except IllegalAction:
+                self._restore(snapshot, mark)
+                raise
+            return
+        choice = action.get("choice")
+        for option, engine_action in self._choice_actions(waiting):
+            if option == choice:
+                self._apply(seat, engine_action)
+                return
+        raise IllegalAction("not_an_option", f"{choice!r} is not an option of {kind}")
+
+    def _bottom(self, seat: int, action: dict[str, Any], waiting: dict[str, Any]) -> None:
+        pending = [p for p in (waiting.get("data") or {}).get("pending") or []
+                   if p.get("player") == seat]
+        phase = (pending[0].get("phase") or {}) if pending else {}
+        if phase.get("type") != "BottomCards":
+            raise IllegalAction("no_bottom", "no card to put on the bottom now")
+        self._sync_parts(waiting)
+        card = action.get("choice")
+        hand = self.game.player(seat)["hand"]
+        if card not in hand or card in self._pending_parts:
+            raise IllegalAction("not_an_option", f"{card!r} is not a card of the hand")
+        chosen = [*self._pending_parts, card]
+        if len(chosen) < int(phase.get("count", 1)):
+            self._pending_parts = chosen
+            return
+        self._apply(seat, {"type": "SelectCards", "data": {"cards": chosen}})
+        self._pending_parts = []
+        self._pending_key = None
+
+    def _put_on_top(self, seat: int, action: dict[str, Any], waiting: dict[str, Any]) -> None:
+        """Brainstorm-like choices: the protocol names one card at a time, the last one ends
+        on top; phase takes them at once, the first listed ending on top."""
+        data = waiting.get("data") or {}
+        self._sync_parts(waiting)
+        card = action.get("choice")
+        if card not in data.get("cards", []) or card in self._pending_parts:
+            raise IllegalAction("not_an_option", f"{card!r} is not a card to put on top")
+        chosen = [*self._pending_parts, card]
+        if len(chosen) < int(data.get("count", 1)):
+            self._pending_parts = chosen
+            return
+        self._apply(seat, {"type": "SelectCards", "data": {"cards": list(reversed(chosen))}})
+        self._pending_parts = []
+        self._pending_key = None
+
+    def _assign_damage(self, seat: int, action: dict[str, Any], waiting: dict[str, Any]) -> None:
+        data = waiting.get("data") or {}
+        choice = action.get("choice")
+        if not isinstance(choice, list):
+            raise BadRequest("choose: assign_combat_damage takes a list of [recipient, amount]")
+        assignments: list[list[int]] = []
+        to_player = 0
+        for pair in choice:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise BadRequest("choose: each assignment is [recipient, amount]")
+            recipient, amount = pair
+            if recipient in PLAYERS:
+                to_player += int(amount)
+            else:
+                assignments.append([recipient, int(amount)])
+        mode = (data.get("assignment_modes") or ["Normal"])[0]
+        self._apply(seat, {"type": "AssignCombatDamage", "data": {
+            "mode": mode, "assignments": assignments, "trample_damage": to_player,
+            "controller_damage": 0}})
+
+    def _sync_parts(self, waiting: dict[str, Any]) -> None:
+        """Forget collected parts when the decision they belonged to is gone."""
+        key = (self.game.turn, self.game.phase, waiting.get("type"),
+               (waiting.get("data") or {}).get("player"))
+        if key != self._pending_key:
+            self._pending_parts = []
+            self._pending_key = key
+
+    # ---- listing ----
+
+    def _listed(self, actor: int | None, action: Any) -> list[dict[str, Any]]:
+        kind = action.kind
+        data = action.data or {}
+        player = NAME.get(actor)
+        if player is None:
+            return []
+        if kind == "PassPriority":
+            return [{"action": "pass", "player": player}]
+        if kind == "PlayLand":
+            return [{"action": "play_land", "player": player, "card": data["object_id"]}]
+        if kind in ("CastSpell", "ActivateAbility"):
+            base: dict[str, Any]
+            if kind == "CastSpell":
+                base = {"action": "cast", "player": player, "card": data["object_id"]}
+            else:
+                base = {"action": "activate", "player": player, "card": data["source_id"],
+                        "ability": self._protocol_ability(data["source_id"],
+                                                          data.get("ability_index", 0))}
+            return [{**base, **extra, "pay_with": "auto"}
+                    for extra in self._announcements(actor, action)]
+        return []
+
+    def _announcements(self, seat: int, action: Any) -> list[dict[str, Any]]:
+        """The announcements (targets, X, kicker) a cast or activation can take: the engine's
+        own prompts, answered in every way it lists, on copies of the game. Where more targets
+        are optional ("any number of targets") the lists stop at one target (docs/protocol.md
+        allows listing such a spell with up to two). A copy is made from the state before the
+        action and the answers so far are replayed: phase cannot always load a state exported
+        in the middle of a cast."""
+        before = {e.get("id") for e in self.game.stack()}
+        root = json.dumps(self.game.state())
+        try:
+            copy_game = self._engine.load_game(root)
+            copy_game.apply(seat, action)
+        except ValueError:
+            return []
+        return self._explore(copy_game, seat, before, {}, [action], root)
+
+    def _explore(self, game: Any, seat: int, before: set[Any], made: dict[str, Any],
+                 path: list[Any], root: Any) -> list[dict[str, Any]]:
+        waiting = game.waiting_for()
+        kind = waiting.get("type")
+        if kind == "Priority" or len(path) > 8:
+            found = dict(made)
+            chosen = self._new_targets(before, game) or []
+            if chosen and "targets" not in found:
+                found["targets"] = [self._protocol_target(t) for t in chosen]
+            return [found]
+        options: list[tuple[Any, dict[str, Any] | None]] = []
+        listed = game.actions()
+        so_far = made.get("targets", [])
+        optional = any(a.kind == "ChooseTarget" and (a.data or {}).get("target") is None
+                       for a in listed)
+        for option in listed:
+            data = option.data or {}
+            if option.kind == "ChooseTarget":
+                target = data.get("target")
+                if target is None:
+                    options.append((option, {"targets": so_far}))
+                elif not (optional and so_far):
+                    options.append((option, {"targets": [*so_far, self._protocol_target(
+                        target)]}))
+            elif option.kind == "ChooseX":
+                options.append((option, {"x": data.get("value")}))
+            elif option.kind == "DecideOptionalCost":
+                options.append((option, {"kicked": bool(data.get("pay"))}))
+            elif option.kind == "DistributeAmong":
+                options.append((option, None))
+        if kind == "DistributeAmong" and len(options) != 1:
+            return []  # a division the protocol cannot express
+        found: list[dict[str, Any]] = []
+        for index, (option, update) in enumerate(options):
+            if index == len(options) - 1:
+                branch = game
+            else:
+                try:
+                    branch = self._engine.load_game(root)
+                    for step in path:
+                        branch.apply(seat, step)
+                except ValueError:
+                    continue
+            try:
+                branch.apply(seat, option)
+            except ValueError:
+                continue
+            found.extend(self._explore(branch, seat, before, {**made, **(update or {})},
+                                       [*path, option], root))
+        return found
+
+    def _mulligan_options(self, waiting: dict[str, Any]) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        pending = (waiting.get("data") or {}).get("pending") or []
+        if not pending:
+            return found
+        first = pending[0]
+        player = NAME[first["player"]]
+        phase = first.get("phase") or {}
+        if phase.get("type") == "Declare":
+            found = [{"action": "keep", "player": player},
+                     {"action": "mulligan", "player": player}]
+        elif phase.get("type") == "BottomCards":
+            chosen = self._pending_parts
+            found = [{"action": "choose", "player": player, "choice": oid}
+                     for oid in self.game.player(first["player"])["hand"] if oid not in chosen]
+        return found
+
+    def _choice_actions(self, waiting: dict[str, Any]) -> list[tuple[Any, Any]]:
+        """(protocol choice, engine action) for a prompt's options."""
+        found: list[tuple[Any, Any]] = []
+        for action in self.game.actions():
+            data = action.data or {}
+            kind = action.kind
+            if kind == "ChooseLegend":
+                found.append((data.get("keep"), action))
+            elif kind in ("DecideOptionalEffect", "DecideOptionalCost"):
+                found.append((bool(data.get("accept", data.get("pay"))), action))
+            elif kind == "SelectCards":
+                cards = data.get("cards") or []
+                found.append((cards[0] if len(cards) == 1 else cards, action))
+            elif kind == "ChooseManaColor":
+                color = data.get("color")
+                found.append((_COLOR.get(color, color), action))
+            elif kind == "ChooseOption":
+                found.append((data.get("choice", data.get("index")), action))
+            else:
+                found.append((action.to_dict(), action))
+        return found
+
+    def _choices(self, waiting: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = waiting.get("type")
+        if _puts_on_top(waiting):
+            self._sync_parts(waiting)
+            return [{"choice": card} for card in (waiting.get("data") or {}).get("cards", [])
+                    if card not in self._pending_parts]
+        if kind in ("TriggerTargetSelection", "TargetSelection"):
+            return [{"targets": [self._protocol_target(a.data["target"])]}
+                    for a in self.game.actions() if a.kind == "ChooseTarget"]
+        if kind == "AssignCombatDamage":
+            found = []
+            for action in self.game.actions():
+                data = action.data or {}
+                choice = [[b, n] for b, n in data.get("assignments", [])]
+                if data.get("trample_damage"):
+                    defender = (waiting.get("data") or {}).get("defending_player")
+                    choice.append([NAME.get(defender, "B"), data["trample_damage"]])
+                found.append({"choice": choice})
+            return found
+        return [{"choice": choice} for choice, _ in self._choice_actions(waiting)]
+
+    # ---- observation ----
+
+    def _game(self) -> Any:
+        if self.game is None:
+            raise BadRequest("no game: call new_game first")
+        return self.game
+
+    def _active_seat(self) -> int:
+        turn = self.game.turn
+        if self._active[0] != turn:
+            self._active = (turn, int(self.game.state()["state"]["active_player"]))
+        return self._active[1]
+
+    @staticmethod
+    def _actor(waiting: dict[str, Any]) -> int | None:
+        data = waiting.get("data") or {}
+        if isinstance(data.get("player"), int):
+            return data["player"]
+        pending = data.get("pending")
+        if pending:
+            return pending[0].get("player")
+        return None
+
+    def _pending(self, waiting: dict[str, Any]) -> dict[str, Any] | None:
+        kind = waiting.get("type")
+        data = waiting.get("data") or {}
+        if kind in ("Priority", "GameOver"):
+            return None
+        actor = self._actor(waiting)
+        if actor is None:
+            return None
+        if kind == "MulliganDecision":
+            first = (data.get("pending") or [{}])[0]
+            phase = first.get("phase") or {}
+            if phase.get("type") == "BottomCards":
+                self._sync_parts(waiting)
+                return {"player": NAME[actor], "decision": "bottom",
+                        "count": int(phase.get("count", 1)) - len(self._pending_parts)}
+            return {"player": NAME[actor], "decision": "mulligan"}
+        if _puts_on_top(waiting):
+            self._sync_parts(waiting)
+            return {"player": NAME[actor], "decision": "put_on_top",
+                    "count": int(data.get("count", 1)) - len(self._pending_parts)}
+        decision = _DECISION.get(kind, _snake(kind))
+        pending: dict[str, Any] = {"player": NAME[actor], "decision": decision}
+        if kind in ("DiscardToHandSize", "DiscardChoice"):
+            self._sync_parts(waiting)
+            pending["count"] = int(data.get("count", 1)) - len(self._pending_parts)
+        elif kind == "AssignCombatDamage":
+            pending.update({
+                "attacker": data.get("attacker_id"), "power": data.get("total_damage"),
+                "blockers": [{"id": b["blocker_id"], "lethal": b.get("lethal_minimum")}
+                             for b in data.get("blockers", [])],
+                "trample": bool(data.get("trample")),
+                "defender": NAME.get(data.get("defending_player"))})
+        elif kind not in ("DeclareAttackers", "DeclareBlockers"):
+            pending["engine_prompt"] = kind
+        return pending
+
+    def _result(self, waiting: dict[str, Any]) -> dict[str, Any]:
+        if waiting.get("type") != "GameOver":
+            return {"over": False, "winners": [], "losers": [], "draw": False, "reason": None}
+        winner = (waiting.get("data") or {}).get("winner")
+        if winner is None:
+            return {"over": True, "winners": [], "losers": list(PLAYERS), "draw": True,
+                    "reason": self._loss_reason(None)}
+        loser = 1 - int(winner)
+        return {"over": True, "winners": [NAME[int(winner)]], "losers": [NAME[loser]],
+                "draw": False, "reason": self._loss_reason(loser)}
+
+    def _loss_reason(self, loser: int | None) -> str | None:
+        if self._conceded is not None:
+            return "concede"
+        seats = [loser] if loser is not None else [0, 1]
+        for seat in seats:
+            info = self.game.player(seat)
+            if int(info.get("poison_counters", 0)) >= 10:
+                return "poison"
+            if int(info.get("life", 0)) <= 0:
+                return "life"
+            if info.get("drew_from_empty_library"):
+                return "draw_empty_library"
+        return None
+
+    def _player(self, seat: int, viewer: str | None) -> dict[str, Any]:
+        game = self.game
+        info = game.player(seat)
+        pool = dict.fromkeys(("W", "U", "B", "R", "G", "C"), 0)
+        for unit in (info.get("mana_pool") or {}).get("mana", []):
+            color = unit.get("color") if isinstance(unit, dict) else unit
+            pool[_COLOR.get(color, "C")] += 1
+        own = viewer is None or viewer == NAME[seat]
+        hand = [self._object(o) if own else {"hidden": True} for o in game.hand(seat)]
+        if viewer is None:
+            library = [self._object(game.object(i)) for i in info.get("library", [])]
+        else:
+            library = [{"hidden": True} for _ in info.get("library", [])]
+        graveyard = [self._object(o) for o in reversed(game.graveyard(seat))]
+        return {"life": int(info.get("life", 0)), "poison": int(info.get("poison_counters", 0)),
+                "mana_pool": pool, "lands_played": int(info.get("lands_played_this_turn", 0)),
+                "max_hand_size": self._max_hand_size(seat), "hand": hand, "library": library,
+                "graveyard": graveyard}
+
+    def _max_hand_size(self, seat: int) -> int | None:
+        """Seven, or none while the player controls a permanent with phase's
+        ``NoMaximumHandSize`` static (Spellbook): phase keeps no hand-size field."""
+        for obj in self.game.battlefield():
+            if obj.get("controller") != seat:
+                continue
+            for static in obj.get("static_definitions") or []:
+                if "NoMaximumHandSize" in str(static.get("mode")):
+                    return None
+        return 7
+
+    def _object(self, obj: dict[str, Any]) -> dict[str, Any]:
+        types = obj.get("card_types") or {}
+        cost, value = _mana_cost(obj.get("mana_cost"))
+        creature = "Creature" in (types.get("core_types") or [])
+        colors = [c for c in "WUBRG" if _LETTER[c] in (obj.get("color") or [])]
+        return {"id": obj["id"], "card": obj.get("name"), "owner": NAME[obj["owner"]],
+                "types": list(types.get("core_types") or []),
+                "supertypes": list(types.get("supertypes") or []),
+                "subtypes": list(types.get("subtypes") or []),
+                "colors": colors, "mana_cost": cost, "mana_value": value,
+                "power": obj.get("power") if creature else None,
+                "toughness": obj.get("toughness") if creature else None,
+                "incarnation": int(obj.get("incarnation") or 0)}
+
+    def _permanent(self, obj: dict[str, Any]) -> dict[str, Any]:
+        out = self._object(obj)
+        counters = {_COUNTER.get(k, k): v for k, v in (obj.get("counters") or {}).items() if v}
+        out.update({"controller": NAME[obj["controller"]], "tapped": bool(obj.get("tapped")),
+                    "sick": bool(obj.get("summoning_sick")),
+                    "damage": int(obj.get("damage_marked") or 0), "counters": counters,
+                    "attached_to": _attached(obj.get("attached_to")),
+                    "token": bool(obj.get("is_token")),
+                    "phased_out": (obj.get("phase_status") or {}).get("status") == "PhasedOut"})
+        return out
+
+    def _stack_object(self, entry: dict[str, Any]) -> dict[str, Any]:
+        kind = entry.get("kind") or {}
+        data = kind.get("data") or {}
+        ability = data.get("ability") or {}
+        source = entry.get("source_id")
+        obj = self.game.object(source) if source is not None else None
+        targets = [self._protocol_target(t) for t in ability.get("targets") or []]
+        controller = NAME.get(entry.get("controller"), "A")
+        base: dict[str, Any] = {
+            "id": entry.get("id"), "kind": "spell" if kind.get("type") == "Spell" else
+            "trigger" if kind.get("type") in ("TriggeredAbility", "Trigger") else "ability",
+            "card": obj.get("name") if obj else None,
+            "source": None if kind.get("type") == "Spell" else source,
+            "controller": controller,
+            "owner": NAME.get(obj.get("owner")) if obj else controller,
+            "targets": targets, "x": data.get("x_value") if "x_value" in data else None,
+            "engine_kind": kind.get("type")}
+        if kind.get("type") == "Spell" and obj is not None:
+            described = self._object(obj)
+            for key in ("types", "supertypes", "subtypes", "colors", "mana_cost",
+                        "mana_value", "power", "toughness", "incarnation"):
+                base[key] = described[key]
+        return base
+
+    @staticmethod
+    def _protocol_target(target: Any) -> dict[str, Any]:
+        if isinstance(target, dict):
+            if "Player" in target:
+                return {"player": NAME[target["Player"]]}
+            if "Object" in target:
+                return {"object": target["Object"]}
+        return {"object": target}
+
+    @staticmethod
+    def _target(target: Any) -> dict[str, Any]:
+        if not isinstance(target, dict):
+            raise BadRequest("a target is {\"object\": id} or {\"player\": \"A\"}")
+        if "player" in target:
+            if target["player"] not in PLAYERS:
+                raise BadRequest(f"target player {target['player']!r} is not A or B")
+            return {"Player": SEAT[target["player"]]}
+        if "object" in target:
+            return {"Object": target["object"]}
+        raise BadRequest("a target is {\"object\": id} or {\"player\": \"A\"}")
+
+    def _object_id(self, action: dict[str, Any]) -> int:
+        card = action.get("card")
+        if isinstance(card, bool) or not isinstance(card, int):
+            raise BadRequest("action.card: an object id")
+        return card
+
+    def _card_id(self, object_id: int) -> int:
+        try:
+            obj = self.game.object(object_id)
+        except (ValueError, KeyError):
+            obj = None
+        if not obj:
+            raise IllegalAction("no_such_object", f"no object {object_id}")
+        return int(obj.get("card_id", object_id))
+
+    # ---- events ----
+
+    def _record(self, events: Any) -> None:
+        damaged: set[int] = set()
+        for event in events or []:
+            kind = event.get("type")
+            data = event.get("data") or {}
+            if kind == "ZoneChanged":
+                record = data.get("record") or {}
+                oid = data.get("object_id")
+                incarnation = record.get("entered_incarnation")
+                if incarnation is None:
+                    try:
+                        obj = self.game.object(oid)
+                    except (ValueError, KeyError):
+                        obj = None
+                    incarnation = obj.get("incarnation") if obj else None
+                out = {"type": "zone_change", "object": oid, "new_object": oid,
+                       "card": record.get("name", ""),
+                       "from": _ZONE.get(data.get("from"), str(data.get("from")).lower()),
+                       "to": _ZONE.get(data.get("to"), str(data.get("to")).lower()),
+                       "owner": NAME.get(record.get("owner"), "A")}
+                if incarnation is not None:
+                    out["incarnation"] = incarnation
+                self._events.append(out)
+            elif kind == "DamageDealt":
+                target = self._protocol_target(data.get("target"))
+                if "player" in target:
+                    damaged.add(SEAT[target["player"]])
+                self._events.append({"type": "damage", "source": data.get("source_id"),
+                                     "target": target, "amount": data.get("amount", 0),
+                                     "combat": bool(data.get("is_combat"))})
+            elif kind == "LifeChanged":
+                amount = int(data.get("amount", 0))
+                seat = data.get("player_id")
+                cause = "gain" if amount > 0 else "damage" if seat in damaged else "loss"
+                self._events.append({"type": "life", "player": NAME.get(seat, "A"),
+                                     "amount": amount, "cause": cause})
+            elif kind == "CardDrawn":
+                self._events.append({"type": "draw", "player": NAME.get(data.get("player_id"),
+                                                                        "A"),
+                                     "object": data.get("object_id")})
+            elif kind == "PhaseChanged":
+                phase_name, step = _STEP.get(data.get("phase"), (None, None))
+                if step is not None:
+                    self._events.append({"type": "step", "turn": self.game.turn,
+                                         "phase": phase_name, "step": step})
+            elif kind == "GameOver":
+                self._events.append({"type": "game_over",
+                                     "winner": NAME.get(data.get("winner"))})
