@@ -265,15 +265,20 @@ class _Game:
 
     def _advance(self, step: Step) -> None:
         target = step.value
-        wanted = ", ".join(f"{k} {v}" for k, v in target.items())
+        wanted = "the end of the game" if "over" in target else ", ".join(
+            f"{k} {v}" for k, v in target.items())
         for _ in range(self.options.max_advance):
             observation = self.client.observe()
             turn = observation.get("turn") if isinstance(observation.get("turn"), dict) else {}
-            if all(turn.get("number" if k == "turn" else k) == v for k, v in target.items()):
+            result = observation.get("result") or {}
+            over = isinstance(result, dict) and bool(result.get("over"))
+            if target == {"over": True} and over:
+                return
+            if "over" not in target and all(
+                    turn.get("number" if k == "turn" else k) == v for k, v in target.items()):
                 self._follow()
                 return
-            result = observation.get("result") or {}
-            if isinstance(result, dict) and result.get("over"):
+            if over:
                 self._fail(step, f"the game ended ({result.get('reason')}) before reaching "
                            f"{wanted}")
             if "turn" in target and isinstance(turn.get("number"), int) \
