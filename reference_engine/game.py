@@ -14,8 +14,10 @@ exactly as it was; ``apply()`` is the unchecked path for callers that took the a
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import random
+import re
 from collections.abc import Generator, Iterator
 from typing import Any, ClassVar
 
@@ -65,7 +67,8 @@ _NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
 #: loop detection starts after this many resolutions with only passes in between, and
-#: declares a draw when one game state has come back this many times (102.6)
+#: declares a draw when one game state has come back this many times, each time round changing
+#: the life and poison totals by the same amounts and bringing no player nearer a loss (102.6)
 LOOP_WATCH = 12
 LOOP_REPEATS = 3
 
@@ -178,6 +181,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._trigger_key = 0
         self._events: list[tuple[Any, ...]] = []
         self._entry_choices: list[GameObject] = []
+        #: what an Aura entering without being cast could enchant as it entered
+        self._entry_candidates: dict[int, list[int | str]] = {}
         self._flow: Generator[Decision, Action, None] | None = None
         self._effects_cache: list[Any] = []
         self._effects_version = -1
@@ -506,11 +511,16 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             # Flashback: "remove it from the game instead of putting it anywhere else".
             to = EXILE
             cause = "flashback"
+        candidates: list[int | str] = []
         if to == BATTLEFIELD and obj.impl.enchant is not None and attach is None:
             # An Aura put onto the battlefield without being cast: the player putting it there
-            # chooses what it enchants, without targeting; with no legal choice it stays (212.4e).
+            # chooses what it enchants as it enters, without targeting, so not among what
+            # enters with it; with no legal choice it stays (212.4e; modern 303.4f-g, outside
+            # the seeds).
             who = controller or obj.owner
-            if not self.aura_candidates(obj, who):
+            arrived = {o.id for o in self._arrivals[1:]} if self._arrivals else set()
+            candidates = [t for t in self.aura_candidates(obj, who) if t not in arrived]
+            if not candidates:
                 return None
         source = self.zone_list(obj)
         if source is not None:
@@ -545,6 +555,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 new.attached_to = attach
             elif obj.impl.enchant is not None or obj.impl.choose_on_entry:
                 self._entry_choices.append(new)
+                if candidates:
+                    self._entry_candidates[new.id] = candidates
         destination = self.zone_list(new)
         if destination is not None:
             if from_top is not None and to == LIBRARY:
@@ -1114,10 +1126,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         player = self.active
         passes = 0
         resolutions = 0  # resolved in a row with nothing but passes in between
-        seen: dict[tuple[Any, ...], int] = {}
+        seen: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
         while True:
             yield from self._settle()
-            if resolutions >= LOOP_WATCH and self.stack:
+            if resolutions >= LOOP_WATCH and self.stack and passes == 0:
+                # Once per resolution: as the active player receives priority after it.
                 self._check_loop(seen)
             self.priority = player
             action = yield self._priority_decision[player]
@@ -1139,37 +1152,61 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 seen.clear()
                 yield from self._take_action(action)
 
-    def _check_loop(self, seen: dict[tuple[Any, ...], int]) -> None:
-        """A loop of mandatory actions is a draw (102.6): the same game state keeps coming
-        back while the players only pass and the stack keeps resolving. A loop in which a
-        player made a choice that had other options (Animate Dead with a second creature card
-        to return) contains an optional action and is no draw (102.6; modern 104.4b): the
-        game goes on for as long as that player keeps choosing the same way, and stops as soon
-        as they choose otherwise (or concede)."""
+    def _check_loop(self, seen: dict[tuple[Any, ...], list[tuple[int, ...]]]) -> None:
+        """A loop of mandatory actions is a draw (2004 102.6; modern 104.4b): the same game
+        state keeps coming back while the players only pass and the stack keeps resolving.
+
+        "The same" leaves out the players' life and poison totals when they change by the same
+        amounts each time round: a loop in which Soul Warden gains a life per Worldgorger
+        Dragon repeats a sequence of events with no way to stop, so it is a draw. One that
+        brings a player nearer a loss (life falling, poison rising) does stop, when that player
+        loses, and goes on to that end.
+
+        A loop in which a player made a choice that had other options (Animate Dead with a
+        second creature card to return) contains an optional action and is no draw: the game
+        goes on for as long as that player keeps choosing the same way, and stops as soon as
+        they choose otherwise (or concede)."""
         if self._optional_choice:
             self._optional_choice = False
             seen.clear()
             return
-        key = self.fingerprint()
-        seen[key] = seen.get(key, 0) + 1
-        if seen[key] >= LOOP_REPEATS:
+        state, totals = self.fingerprint()
+        history = seen.setdefault(state, [])
+        history.append(totals)
+        if len(history) < 2:
+            return
+        changes = [tuple(b - a for a, b in zip(before, after, strict=True))
+                   for before, after in itertools.pairwise(history)]
+        last = changes[-1]
+        # totals are (life, poison) per player: a fall in life or a rise in poison ends it.
+        if any(change < 0 for change in last[0::2]) or any(change > 0 for change in last[1::2]):
+            del history[:-1]
+            return
+        if len(changes) >= LOOP_REPEATS - 1 and all(
+                change == last for change in changes[-(LOOP_REPEATS - 1):]):
             self._draw_game("loop")
 
-    def fingerprint(self) -> tuple[Any, ...]:
-        """The game state up to object identity (a zone change makes new ids)."""
+    def fingerprint(self) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        """The game state up to object identity (a zone change makes new ids), without the
+        players' life and poison totals, and those totals apart."""
         chars = self.chars
         players = tuple(
-            (p.life, p.poison, tuple(p.pool), len(p.library), len(p.hand),
-             tuple(o.card.name for o in p.graveyard))
+            (tuple(p.pool), len(p.library), len(p.hand), tuple(o.card.name for o in p.graveyard))
             for p in self.players.values())
-        names = {o.id: o.card.name for o in self.battlefield}
+        totals = tuple(n for p in self.players.values() for n in (p.life, p.poison))
+        def attached(obj: Any) -> Any:
+            # What it is attached to, by name and zone: an Animate Dead attached to a card in a
+            # graveyard is the same each time round, though the card has a new id.
+            host = self.objects.get(obj.attached_to) if obj.attached_to is not None else None
+            return (host.card.name, host.zone) if host is not None else obj.attached_to
+
         battlefield = tuple(sorted(
             (o.card.name, o.controller, o.tapped, o.damage, tuple(sorted(o.counters.items())),
-             names.get(o.attached_to, o.attached_to), chars(o).power)
+             attached(o), chars(o).power)
             for o in self.battlefield))
         stack = tuple((s.kind, s.source_card, s.controller) for s in self.stack)
         exile = tuple(sorted(o.card.name for o in self.exile))
-        return (self.turn, self.step, players, battlefield, stack, exile)
+        return (self.turn, self.step, players, battlefield, stack, exile), totals
 
     def _settle(self) -> Generator[Decision, Action, None]:
         """Before a player receives priority: choices made as permanents entered, then
@@ -1193,6 +1230,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 continue
             if obj.impl.enchant is not None and obj.attached_to is None:
                 candidates = self.aura_candidates(obj, obj.controller)
+                entered = self._entry_candidates.pop(obj.id, None)
+                if entered is not None:
+                    # The choice is made as it entered: among what was there then (and, of
+                    # what was in a zone it left in the same event, nothing).
+                    candidates = [c for c in candidates if c in entered]
                 if candidates:
                     target = yield from self.choose(obj.controller, "choose_attachment",
                                                     candidates, {"object": obj.id})
@@ -1205,13 +1247,17 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 self.changed()
 
     def creature_types(self) -> set[str]:
-        """The creature types a player may name (212.1e): those of this edition's card pool,
-        and in 2004 "Legend", a creature type then (215.2) though no pool creature has it."""
-        from spec.cardpool import default_pool
+        """The creature types a player may name (2004 212.1e; modern 205.3m, outside the
+        seeds): every one this edition's card pool can give an object, printed on a creature
+        card or given by a card's text to a token or an animated permanent (Raise the Alarm's
+        Soldiers, Mishra's Factory's Assembly-Worker), and in 2004 "Legend", a creature type
+        then (215.2) though no pool creature has it.
 
-        types = {s for card in default_pool().edition(self.edition).values()
-                 if "Creature" in card.types for s in card.subtypes}
-        return types | {"Legend"} if self.legend_creature_type else types - {"Legend"}
+        The rules allow any creature type of the official list (the 2004 glossary, modern
+        205.3m), which the seeds do not hold; naming one no card of the pool can give has the
+        effect of naming one no permanent has."""
+        return _creature_types(self.edition) | {"Legend"} if self.legend_creature_type \
+            else _creature_types(self.edition) - {"Legend"}
 
     def _state_based_actions(self) -> Generator[Decision, Action, bool]:
         """Perform every state-based action that applies, simultaneously; True if any did."""
@@ -1882,3 +1928,23 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             if item.id == sid:
                 return item
         return None
+
+
+# Capitalised words just before "creature" (or "artifact creature") in a card's text, not at
+# the start of a sentence: "a 1/1 white Soldier creature token", "becomes a 2/2
+# Assembly-Worker artifact creature", "three 1/1 red Goblin Scout creature tokens".
+_TEXT_CREATURE_TYPES = re.compile(
+    r"(?<=[a-z0-9/] )((?:[A-Z][a-z]+(?:-[A-Z][a-z]+)* )+)(?:artifact )?creature")
+
+
+@functools.cache
+def _creature_types(edition: str) -> frozenset[str]:
+    from spec.cardpool import default_pool
+
+    found: set[str] = set()
+    for card in default_pool().edition(edition).values():
+        if "Creature" in card.types:
+            found.update(card.subtypes)
+        for words in _TEXT_CREATURE_TYPES.findall(card.text):
+            found.update(words.split())
+    return frozenset(found)

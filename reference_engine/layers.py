@@ -173,6 +173,10 @@ class LayersMixin:
             return
         changed = False
         for obj in self.battlefield:
+            if obj.phased_out:
+                # Treated as though it did not exist, it keeps the controller it phased out
+                # under, and phases in in that player's untap step (modern 702.26a, d).
+                continue
             desired = obj.base_controller
             for effect in effects:
                 if effect.applies(self, effect.source, obj, None):

@@ -6,11 +6,14 @@ combat steps after the only attacker left, and "Legend" as a 2004 creature type.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from reference_engine.constants import BATTLEFIELD
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import BadRequestError
+from reference_engine.game import _GameOver
 from tests.enginekit import h, resolve, table
 
 EDITIONS = ("cr2004", "modern")
@@ -285,3 +288,23 @@ def test_legend_may_be_named_as_a_creature_type_in_2004_only(edition, named):
     options = {a["choice"] for a in t.legal() if a["action"] == "choose"}
     assert ("Legend" in options) is named
     assert "Bear" in options
+
+
+@pytest.mark.parametrize(("lives", "draw"), [
+    ([20, 20, 20, 20], True),  # the same state comes back: a draw (2004 102.6)
+    ([20, 21, 22, 23], True),  # a life gained each time round, for ever (modern 104.4b)
+    ([20, 19, 18, 17], False),  # a life lost each time round: the loop ends when B loses
+    ([20, 21, 23, 26], False),  # no repeating sequence of events
+])
+def test_a_loop_is_a_draw_only_if_it_can_never_end(monkeypatch, lives, draw):
+    # No pool card makes a mandatory loop that drains a life total: the detector is fed the
+    # states such loops would go through, one per time round.
+    t = table("modern")
+    game = t.engine.game
+    rounds = iter([(("the same board",), (20, 0, life, 0)) for life in lives])
+    monkeypatch.setattr(game, "fingerprint", lambda: next(rounds))
+    seen: dict = {}
+    with contextlib.suppress(_GameOver):
+        for _ in lives:
+            game._check_loop(seen)
+    assert (game.result.over, game.result.draw) == (draw, draw)
