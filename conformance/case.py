@@ -67,6 +67,8 @@ class Case:
     handles: frozenset[str] = field(default=frozenset())
     #: the card (or stand-in token) each handle names
     handle_cards: dict[str, str] = field(default_factory=dict)
+    #: the wrong behaviour the case fails, for all its rules or per rule (discriminating)
+    catches: str | dict[str, str] | None = None
 
     @property
     def location(self) -> str:
@@ -74,6 +76,12 @@ class Case:
 
     def quote_for(self, rule: str) -> str:
         return self.quote if isinstance(self.quote, str) else self.quote.get(rule, "")
+
+    def catches_for(self, rule: str) -> str:
+        """What wrong behaviour of ``rule`` this case fails ("": it only shows the rule)."""
+        if self.catches is None:
+            return ""
+        return self.catches if isinstance(self.catches, str) else self.catches.get(rule, "")
 
 
 def setup_cards(setup: dict[str, Any]) -> tuple[frozenset[str], dict[str, str]]:

@@ -358,6 +358,7 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         params=values if params is not None else None,
         needs=requires | derived.capabilities,
         payment=derived.payment,
+        catches=substitute(raw["catches"], ("catches",)) if "catches" in raw else None,
         cards=cards,
         handles=handles,
         handle_cards=handle_cards,

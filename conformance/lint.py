@@ -68,6 +68,9 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
     if isinstance(case.quote, dict):
         for ref in sorted(set(case.quote) - set(case.rules)):
             report(f"the quote for {ref} belongs to no cited rule", "quote", "warning")
+    if isinstance(case.catches, dict):
+        for ref in sorted(set(case.catches) - set(case.rules)):
+            report(f"catches names {ref}, which the case does not cite", "catches")
     for message, field in _standin_reads(case):
         report(message, field)
     for message, field in _unpayable_illegal(case):

@@ -41,7 +41,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     from conformance import __version__
-    from conformance.cli import cases, expectations, rules, run, smoke
+    from conformance.cli import cases, coverage, expectations, rules, run, smoke
     from conformance.protocol import VERSION
 
     parser = Parser(
@@ -57,6 +57,7 @@ def build_parser() -> Parser:
     run.register(commands)
     smoke.register(commands)
     cases.register(commands)
+    coverage.register(commands)
     expectations.register(commands)
     return parser
 
