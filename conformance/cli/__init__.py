@@ -41,7 +41,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     from conformance import __version__
-    from conformance.cli import cases, coverage, expectations, rules, run, smoke
+    from conformance.cli import cases, coverage, expectations, mutants, rules, run, smoke
     from conformance.protocol import VERSION
 
     parser = Parser(
@@ -59,6 +59,7 @@ def build_parser() -> Parser:
     cases.register(commands)
     coverage.register(commands)
     expectations.register(commands)
+    mutants.register(commands)
     return parser
 
 

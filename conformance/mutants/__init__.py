@@ -1,0 +1,20 @@
+"""Mutants of the reference engine, each breaking one rule: what a case is worth is what it
+catches. ``mtgconf mutants`` runs the cases against them and reports, per rule, which
+mutants no case kills (:mod:`conformance.mutants.run`).
+
+Mutants are grouped by the rules they break, one module per part of the rules; importing this
+package registers them all.
+
+>>> with applied("two-lands-per-turn"):          # doctest: +SKIP
+...     ...                                       # the engine plays two lands a turn here
+"""
+
+from __future__ import annotations
+
+from conformance.mutants import game_rules, turns, types, zones
+from conformance.mutants.registry import MUTANTS, Mutant, applied, apply, get, mutant
+
+#: the modules that register mutants, in the order ``mtgconf mutants list`` shows them
+MODULES = (game_rules, types, turns, zones)
+
+__all__ = ["MODULES", "MUTANTS", "Mutant", "applied", "apply", "get", "mutant"]
