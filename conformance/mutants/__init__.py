@@ -11,10 +11,18 @@ package registers them all.
 
 from __future__ import annotations
 
-from conformance.mutants import game_rules, turns, types, zones
+from conformance.mutants import (
+    characteristics,
+    game_rules,
+    modern_zones,
+    newly_reached,
+    turns,
+    types,
+    zones,
+)
 from conformance.mutants.registry import MUTANTS, Mutant, applied, apply, get, mutant
 
 #: the modules that register mutants, in the order ``mtgconf mutants list`` shows them
-MODULES = (game_rules, types, turns, zones)
+MODULES = (game_rules, characteristics, types, turns, zones, modern_zones, newly_reached)
 
 __all__ = ["MODULES", "MUTANTS", "Mutant", "applied", "apply", "get", "mutant"]
