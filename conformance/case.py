@@ -13,7 +13,7 @@ from typing import Any, Literal
 from conformance import paths
 from conformance.needs import Payment
 
-StepKind = Literal["do", "expect", "expect_illegal", "advance", "bind"]
+StepKind = Literal["do", "expect", "expect_illegal", "advance", "bind", "expect_illegal_setup"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,8 @@ class Step:
     def describe(self) -> str:
         if self.kind in ("do", "expect_illegal"):
             return f"step {self.index} ({self.kind} {self.value.get('action')})"
+        if self.kind == "expect_illegal_setup":
+            return f"step {self.index} (expect_illegal_setup)"
         if self.kind == "advance":
             target = ", ".join(f"{k} {v}" for k, v in self.value.items())
             return f"step {self.index} (advance to {target})"

@@ -27,7 +27,7 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 SUFFIXES = (".yaml", ".yml")
 _PLACEHOLDER = re.compile(r"\$\{([a-z_][a-z0-9_]*)\}")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
-_STEP_KINDS = ("do", "expect", "expect_illegal", "advance", "bind")
+_STEP_KINDS = ("do", "expect", "expect_illegal", "advance", "bind", "expect_illegal_setup")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 LinePath = tuple[str | int, ...]
 
@@ -313,6 +313,10 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         if kind in ("do", "expect_illegal"):
             for message, sub in _check_action(value, cards, frozenset(known)):
                 problem((*at, kind, *sub), message)
+        elif kind == "expect_illegal_setup":
+            if len(raw["steps"]) != 1:
+                problem(at, "expect_illegal_setup is a case's only step: nothing can follow a "
+                        "game that must not start")
         elif kind == "advance":
             if "turn" in value and not isinstance(value["turn"], int):
                 problem((*at, kind, "turn"), f"turn must be a whole number, not "

@@ -29,7 +29,8 @@ from spec.standins import parse_token, standins
 
 #: Capabilities this module derives: a case may not list them in ``requires``.
 DERIVED = frozenset({
-    "setup.start", "setup.deck_order", "setup.ante", "setup.state", "setup.library_order",
+    "setup.start", "setup.deck_order", "setup.ante", "setup.legality", "setup.state",
+    "setup.library_order",
     "setup.mana_pool", "setup.poison", "setup.graveyard", "setup.exile", "setup.zones",
     "setup.sideboard", "setup.tapped", "setup.sick", "setup.damage", "setup.counters",
     "setup.attachments", "setup.controller", "setup.tokens", "setup.combat",
@@ -91,6 +92,8 @@ def derive(setup: Mapping[str, Any], steps: Iterable[Any],
             found.add("observe.view")
         for check in step.checks:
             found.update(_check_needs(check.path, check.expected))
+        if step.kind == "expect_illegal_setup":
+            found.add("setup.legality")
         if step.kind not in ("do", "expect_illegal"):
             continue
         action = step.value
@@ -119,6 +122,8 @@ def _setup_needs(setup: Mapping[str, Any]) -> Iterable[str]:
             yield "setup.deck_order"
         if setup.get("ante"):
             yield "setup.ante"
+        if setup.get("format"):
+            yield "setup.legality"
         if any(setup.get("sideboards", {}).values()):
             yield "setup.sideboard"
         return

@@ -30,9 +30,10 @@ PLAYERS = ("A", "B")
 # Error types an engine may answer with, and what each means for the harness.
 ILLEGAL_ACTION = "illegal_action"
 UNSUPPORTED = "unsupported"
+ILLEGAL_SETUP = "illegal_setup"
 BAD_REQUEST = "bad_request"
 ENGINE_ERROR = "engine_error"
-ERROR_TYPES = (ILLEGAL_ACTION, UNSUPPORTED, BAD_REQUEST, ENGINE_ERROR)
+ERROR_TYPES = (ILLEGAL_ACTION, UNSUPPORTED, BAD_REQUEST, ENGINE_ERROR, ILLEGAL_SETUP)
 
 # How an engine can be driven and observed; never which rules it obeys. docs/protocol.md says
 # what each one promises; a case needs the ones its setup and steps imply (conformance.needs).
@@ -40,6 +41,9 @@ CAPABILITIES: dict[str, str] = {
     "setup.start": "new_game with start: game (seeded shuffle, first player, opening hands)",
     "setup.deck_order": "a seeded start with shuffle: false keeps each deck's order (top first)",
     "setup.ante": "ante: true in a seeded start (the ante variant)",
+    "setup.legality": "new_game refuses a setup the rules forbid (a deck illegal in the "
+                      "format it names, an ante card in a game not played for ante) with an "
+                      "illegal_setup error",
     "setup.state": "new_game with a given state: turn and step, life, hands, libraries, and "
                    "untapped permanents controlled by their owners",
     "setup.library_order": "a given state's library order is kept exactly (top first)",

@@ -24,7 +24,7 @@ from conformance.errors import (
     InvalidResponse,
 )
 from conformance.handles import Handles, UnknownReference, translate
-from conformance.protocol import ILLEGAL_ACTION, PLAYERS, UNSUPPORTED, EngineInfo
+from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, PLAYERS, UNSUPPORTED, EngineInfo
 from conformance.results import (
     Crashed,
     Errored,
@@ -157,6 +157,9 @@ class _Game:
         return f"{self.step.describe()}: " if self.step is not None else "new_game: "
 
     def run(self) -> None:
+        if self.case.steps[0].kind == "expect_illegal_setup":
+            self._expect_illegal_setup(self.case.steps[0])
+            return
         ids = self.client.new_game(self.edition, self.case.setup)
         missing = sorted(self.case.handles - set(ids))
         if missing:
@@ -231,6 +234,18 @@ class _Game:
             self._fail(step, f"the engine rejected the action but changed the state at "
                        f"{where}: before {_show(old)}, after {_show(new)}", where, old, new)
         self._follow()
+
+    def _expect_illegal_setup(self, step: Step) -> None:
+        """new_game must refuse the setup: the rules forbid it (the step says why)."""
+        self.step = step
+        try:
+            self.client.new_game(self.edition, self.case.setup)
+        except EngineRejected as exc:
+            if exc.type != ILLEGAL_SETUP:
+                raise
+            return
+        self._fail(step, f"the engine started a game the rules forbid ({step.value}); "
+                   "new_game must refuse it as illegal_setup")
 
     def _expect(self, step: Step) -> None:
         observation = self.client.observe(step.view)

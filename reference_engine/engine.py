@@ -23,7 +23,8 @@ PROTOCOL_VERSION = 1.1
 #: Every capability of protocol 1.1 (docs/protocol.md): the reference engine can be driven in
 #: every way the suite knows.
 CAPABILITIES = (
-    "setup.start", "setup.deck_order", "setup.ante", "setup.state", "setup.library_order",
+    "setup.start", "setup.deck_order", "setup.ante", "setup.legality", "setup.state",
+    "setup.library_order",
     "setup.mana_pool", "setup.poison", "setup.graveyard", "setup.exile", "setup.zones",
     "setup.sideboard", "setup.tapped", "setup.sick", "setup.damage", "setup.counters",
     "setup.attachments", "setup.controller", "setup.tokens", "setup.combat",

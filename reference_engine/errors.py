@@ -31,6 +31,13 @@ class UnsupportedError(EngineError):
     protocol_error = "unsupported"
 
 
+class IllegalSetupError(EngineError):
+    """A well-formed setup the rules forbid: a deck illegal in its format, an ante card in a
+    game not played for ante."""
+
+    protocol_error = "illegal_setup"
+
+
 class BadRequestError(EngineError):
     """A malformed setup or action; the message names the field."""
 

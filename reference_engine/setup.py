@@ -25,7 +25,7 @@ from reference_engine.constants import (
 )
 from reference_engine.decks import FORMATS, deck_problems
 from reference_engine.editions import EDITION_GAMES
-from reference_engine.errors import BadRequestError, UnsupportedError
+from reference_engine.errors import BadRequestError, IllegalSetupError, UnsupportedError
 from reference_engine.game import PERMANENT_TYPES, Game
 from reference_engine.mana import pool_from_json
 from reference_engine.objects import GameObject
@@ -162,7 +162,8 @@ class _Builder:
             if fmt is None:
                 problems = [p for p in problems if "ante card" in p]
             if problems:
-                raise BadRequestError(f"setup.decks.{name}: illegal deck: {'; '.join(problems)}")
+                raise IllegalSetupError(f"setup.decks.{name}: illegal deck: "
+                                        f"{'; '.join(problems)}")
         _no_ante_cards(game, ante, "setup.sideboards")
         first = setup.get("first_player")
         if first is not None and first not in PLAYERS:
@@ -334,8 +335,8 @@ def _no_ante_cards(game: Game, ante: bool, where: str) -> None:
     for name in PLAYERS:
         for obj in game.players[name].sideboard:
             if obj.impl.ante_card:
-                raise BadRequestError(f"{where}: {name}'s sideboard holds {obj.card.name}, an "
-                                      "ante card: only in games played for ante (407.3)")
+                raise IllegalSetupError(f"{where}: {name}'s sideboard holds {obj.card.name}, an "
+                                        "ante card: only in games played for ante (407.3)")
 
 
 def _no_extra(value: dict, allowed: set[str], where: str) -> None:

@@ -8,7 +8,7 @@ import pytest
 from reference_engine.cardimpl import implementation
 from reference_engine.constants import EXILE
 from reference_engine.decks import deck_problems
-from reference_engine.errors import BadRequestError
+from reference_engine.errors import IllegalSetupError
 from spec.cardpool import default_pool
 from tests.enginekit import Table, h, resolve, table
 
@@ -268,7 +268,7 @@ def test_ante_is_off_unless_asked_and_the_winner_owns_the_ante(edition):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_ante_cards_only_in_ante_games(edition):
     decks = {"A": ["Forest"] * 30 + ["Contract from Below"], "B": ["Island"] * 30}
-    with pytest.raises(BadRequestError, match="ante card"):
+    with pytest.raises(IllegalSetupError, match="ante card"):
         Table(edition, {"start": "game", "seed": 2, "decks": decks})
     Table(edition, {"start": "game", "seed": 2, "decks": decks, "ante": True})
 
@@ -532,7 +532,7 @@ def test_a_seeded_start_checks_decks_against_a_format(edition):
     legal = {"A": ["Forest"] * 56 + ["Grizzly Bears"] * 4, "B": ["Island"] * 60}
     Table(edition, {"start": "game", "seed": 1, "decks": legal, "format": "constructed"})
     short = {"A": ["Forest"] * 59, "B": ["Island"] * 60}
-    with pytest.raises(BadRequestError, match=r"setup\.decks\.A: illegal deck: 59 cards"):
+    with pytest.raises(IllegalSetupError, match=r"setup\.decks\.A: illegal deck: 59 cards"):
         Table(edition, {"start": "game", "seed": 1, "decks": short, "format": "constructed"})
     Table(edition, {"start": "game", "seed": 1, "decks": {"A": ["Forest"] * 40,
                                                           "B": ["Island"] * 40},

@@ -12,7 +12,7 @@ import pytest
 
 from reference_engine.constants import BATTLEFIELD
 from reference_engine.engine import ReferenceEngine
-from reference_engine.errors import BadRequestError
+from reference_engine.errors import IllegalSetupError
 from reference_engine.game import _GameOver
 from tests.enginekit import h, resolve, table
 
@@ -247,10 +247,10 @@ def test_a_wish_does_not_offer_an_ante_card_outside_an_ante_game(edition):
 def test_an_ante_card_may_not_be_in_a_sideboard_outside_an_ante_game(edition):
     engine = ReferenceEngine()
     decks = {"A": ["Forest"] * 40, "B": ["Forest"] * 40}
-    with pytest.raises(BadRequestError, match="Contract from Below, an ante card"):
+    with pytest.raises(IllegalSetupError, match="Contract from Below, an ante card"):
         engine.new_game(edition, {"start": "game", "seed": 1, "decks": decks,
                                   "sideboards": {"A": ["Contract from Below"]}})
-    with pytest.raises(BadRequestError, match="an ante card"):
+    with pytest.raises(IllegalSetupError, match="an ante card"):
         engine.new_game(edition, {"players": {"A": {"sideboard": ["Contract from Below"]}}})
     engine.new_game(edition, {"start": "game", "seed": 1, "decks": decks, "ante": True,
                               "sideboards": {"A": ["Contract from Below"]}})

@@ -59,7 +59,8 @@ def test_a_good_case_is_compiled(tmp_path):
     (("editions: [cr2004]", "editions: [cr1999]"), 3, "editions[0]", "is not one of"),
     (("  summary: Each player starts with 20 life.\n", ""), 1, None, "'summary' is a required"),
     (("- expect: {players.A.life: 20}", "- wait: 3"), 10, "steps[0]",
-     "a step has exactly one of do, expect, expect_illegal, advance, bind (found wait)"),
+     "a step has exactly one of do, expect, expect_illegal, advance, bind, "
+     "expect_illegal_setup (found wait)"),
     (("- expect: {players.A.life: 20}", "- {do: {action: dance, player: A}}"), 10,
      "steps[0]", "do.action: 'dance' is not one of"),
     (("- expect: {players.A.life: 20}", "- {do: {action: pass}}"), 10, "steps[0]",

@@ -224,6 +224,46 @@ def test_advance_until_the_game_is_over(tmp_path):
     assert outcomes["cr2004::advance.to-the-end"].status == "pass"
 
 
+DECKS = """\
+- id: deck.constructed-needs-sixty
+  rules: [cr2004:101.3]
+  editions: [cr2004]
+  quote: 每位玩家擁有20點的總生命值
+  summary: x
+  setup:
+    start: game
+    seed: 1
+    format: constructed
+    decks: {A: [{card: Forest, count: 59}], B: [{card: Forest, count: 60}]}
+  steps:
+    - expect_illegal_setup: a constructed deck of 59 cards
+"""
+
+
+@pytest.mark.parametrize(("engine", "status", "words"), [
+    ("reference", "pass", ""),
+    ("py:tests.fakes.portable:AcceptsAnyDeck", "fail",
+     "step 1 (expect_illegal_setup): the engine started a game the rules forbid (a "
+     "constructed deck of 59 cards); new_game must refuse it as illegal_setup"),
+    ("py:tests.fakes.portable:RejectsDecksAsBadRequests", "error", "bad_request"),
+    (miniature("Correct"), "skip", "capability setup.legality"),
+])
+def test_a_setup_the_rules_forbid_must_be_refused(tmp_path, engine, status, words):
+    (tmp_path / "decks.yaml").write_text(DECKS, encoding="utf-8")
+    (case,) = casefile.load([tmp_path]).cases
+    assert "setup.legality" in case.needs
+    outcome = run_all(engine, [case])["cr2004::deck.constructed-needs-sixty"]
+    assert outcome.status == status, outcome.message
+    assert words in outcome.message
+
+
+def test_an_illegal_setup_step_is_a_case_s_only_step(tmp_path):
+    (tmp_path / "decks.yaml").write_text(
+        DECKS + "    - expect: {players.A.life: 20}\n", encoding="utf-8")
+    (problem, *_) = casefile.load([tmp_path]).problems
+    assert "expect_illegal_setup is a case's only step" in problem.message
+
+
 def test_expectations_turn_outcomes_into_results():
     failed = results.Failed(2, "expect", "step 2 (expect): no")
     fail = Expectation("fail", "known bug", "https://example.org/1")

@@ -203,3 +203,22 @@ def _objects(observation: dict[str, Any]) -> list[dict[str, Any]]:
     for state in observation["players"].values():
         zones += [state["hand"], state["library"], state["graveyard"]]
     return [o for zone in zones for o in zone if isinstance(o, dict) and "id" in o]
+
+
+class AcceptsAnyDeck(ReferenceEngine):
+    """Declares setup.legality but checks no deck: the format is ignored."""
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        return super().new_game(edition, {k: v for k, v in setup.items() if k != "format"})
+
+
+class RejectsDecksAsBadRequests(ReferenceEngine):
+    """Refuses an illegal deck, but as a malformed request."""
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        from reference_engine.errors import IllegalSetupError
+
+        try:
+            return super().new_game(edition, setup)
+        except IllegalSetupError as exc:
+            raise BadRequestError(str(exc)) from None
