@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from reference_engine.engine import ReferenceEngine
-from reference_engine.errors import BadRequestError
+from reference_engine.errors import IllegalSetupError
 from tests.enginekit import Table, h, resolve, table
 
 EDITIONS = ("cr2004", "modern")
@@ -713,7 +713,7 @@ def test_fireball_with_x_zero_and_a_countered_fireball(edition):
 def test_an_ante_card_in_a_deck_is_refused_outside_an_ante_game(edition):
     engine = ReferenceEngine()
     decks = {"A": ["Forest"] * 39 + ["Contract from Below"], "B": ["Forest"] * 40}
-    with pytest.raises(BadRequestError, match="ante"):
+    with pytest.raises(IllegalSetupError, match="ante"):
         engine.new_game(edition, {"start": "game", "seed": 1, "decks": decks})
     engine.new_game(edition, {"start": "game", "seed": 1, "decks": decks, "ante": True})
 
