@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from reference_engine.constants import PHASE_NAMES, PHASE_OF_STEP, PLAYERS, STEP_NAMES
@@ -10,9 +11,12 @@ from reference_engine.mana import pool_json
 from reference_engine.objects import GameObject, StackItem
 from spec.cardpool import SUPERTYPES, TYPES
 
-_HIDDEN: dict[str, Any] = {"hidden": True}
 _TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
 _SUPERTYPE_ORDER = {t: i for i, t in enumerate(SUPERTYPES)}
+
+
+def _hidden() -> dict[str, Any]:
+    return {"hidden": True}  # a new one each time: an observation shares nothing
 
 
 def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
@@ -25,7 +29,7 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
         if decision.count is not None:
             pending["count"] = decision.count
         if decision.data:
-            pending.update(decision.data)
+            pending.update(copy.deepcopy(decision.data))
     players = {}
     for name in PLAYERS:
         player = game.players[name]
@@ -36,7 +40,7 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
             "mana_pool": pool_json(player.pool),
             "lands_played": player.lands_played,
             "max_hand_size": game.player_rules(name)["max_hand_size"],
-            "hand": [card(game, o) if sees_hand else _HIDDEN for o in player.hand],
+            "hand": [card(game, o) if sees_hand else _hidden() for o in player.hand],
             "library": _library(game, name, viewer),
             "graveyard": [card(game, o) for o in reversed(player.graveyard)],
         }
@@ -66,7 +70,7 @@ def _library(game: Game, name: str, viewer: str | None) -> list[dict[str, Any]]:
     library = game.players[name].library
     if viewer is None:
         return [card(game, o) for o in reversed(library)]
-    shown = [_HIDDEN] * len(library)
+    shown = [_hidden() for _ in library]
     if library and game.player_rules(name)["top_card_revealed"]:
         shown[0] = card(game, library[-1])
     return shown
@@ -74,7 +78,7 @@ def _library(game: Game, name: str, viewer: str | None) -> list[dict[str, Any]]:
 
 def _visible(game: Game, obj: GameObject, viewer: str | None) -> dict[str, Any]:
     if obj.face_down and viewer is not None:
-        return _HIDDEN
+        return _hidden()
     return card(game, obj)
 
 

@@ -52,7 +52,34 @@ def _snapshot() -> dict[tuple[str, ...], Any]:
                 for attr, member in vars(value).items():
                     code = member.__code__ if isinstance(member, FunctionType) else None
                     found[(module_name, name, attr)] = (member, code)
+    from reference_engine import cardimpl
+
+    cardimpl.implemented()
+    for key, impl in [*cardimpl.REGISTRY.items(), *cardimpl.EDITION_REGISTRY.items()]:
+        for path, func in _functions_in(impl, (f"card {key}",), set()):
+            found[path] = (func, func.__code__)
     return found
+
+
+def _functions_in(value: Any, path: tuple[str, ...], seen: set[int]
+                  ) -> list[tuple[tuple[str, ...], FunctionType]]:
+    """The functions (card effects, conditions: closures no module names) held by a card's
+    implementation, at any depth of its specs: source patches swap their code too."""
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, FunctionType):
+        return [(path, value)]
+    if isinstance(value, list | tuple):
+        items: Any = enumerate(value)
+    elif isinstance(value, dict):
+        items = value.items()
+    elif hasattr(value, "__dataclass_fields__"):
+        items = ((name, getattr(value, name)) for name in value.__dataclass_fields__)
+    else:
+        return []
+    return [found for key, item in items for found in _functions_in(item, (*path, str(key)),
+                                                                   seen)]
 
 
 def _same(a: dict[tuple[str, ...], Any], b: dict[tuple[str, ...], Any]) -> bool:
