@@ -68,6 +68,10 @@ class ReferenceEngine:
             raise BadRequestError("no game: call new_game first")
         return self.game
 
+    #: Every answer is built afresh from JSON values and never shared with the game: an
+    #: in-process harness may take it as it is (conformance.adapters.inprocess).
+    answers_fresh_json = True
+
     def legal_actions(self) -> list[dict[str, Any]]:
         return [a.to_json() for a in self._game().legal_actions()]
 
