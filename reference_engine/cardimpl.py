@@ -30,7 +30,7 @@ CONTROL, TYPE, COLOR, ABILITY, PT_CDA, PT_SET, PT_MODIFY = 2, 4, 5, 6, 7.1, 7.2,
 class TargetSpec:
     """One target. ``kind`` says where candidates come from: ``creature_or_player``
     (also planeswalkers in the modern edition), ``creature``, ``player``, ``permanent``,
-    ``spell``, ``spell_or_permanent``, ``land``, ``card_in_graveyard``.
+    ``spell``, ``spell_or_permanent``, ``land``, ``card_in_graveyard``, ``card_in_exile``.
     ``allows(game, controller, candidate)`` restricts further."""
 
     kind: str
@@ -61,6 +61,9 @@ class AbilitySpec:
     equip: bool = False  # an equip ability: attach to target creature you control
     #: the object whose static ability grants this ability (its name in the text means it)
     granted_by: int | None = None
+    #: an ability whose text names its own object ("less than Stone Giant's power"): gives the
+    #: ability as that object has it (202.2), so its targets can be checked against it
+    bind: Callable[[AbilitySpec, GameObject], AbilitySpec] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,8 @@ class TriggerSpec:
     ``leaves`` (this leaves the battlefield), ``step`` (the beginning of ``step``; ``whose``
     says of which player's turn: ``controller`` or ``each``), ``tapped`` (this becomes
     tapped), ``tapped_for_mana`` (it is tapped for mana), ``attacks`` (this attacks),
-    ``unblocked`` (this attacks and isn't blocked).
+    ``unblocked`` (this attacks and isn't blocked), ``enchanted_dies`` (the permanent this is
+    attached to is put into a graveyard from the battlefield).
     ``condition(game, source, event)`` filters; with ``intervening`` it is an intervening
     "if" clause ("..., if Howling Mine is untapped, ..."), checked again as the ability
     resolves, which then does nothing if it no longer holds (modern 603.4; 2004 410.10 says
@@ -150,6 +154,9 @@ class CardImpl:
     #: "If you would lose the game, instead exile this and your life total becomes your
     #: starting life total" (Exquisite Archangel)
     loss_replacement: bool = False
+    #: "If a card or token would be put into a graveyard from anywhere, exile it instead"
+    #: (Rest in Peace)
+    exile_instead_of_graveyard: bool = False
 
 
 REGISTRY: dict[str, CardImpl] = {}

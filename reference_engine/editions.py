@@ -157,6 +157,7 @@ class GameModern(Game):
     counters_annihilate: ClassVar[bool] = True
     shields_follow_spells: ClassVar[bool] = True
     owners_order_rule_deaths: ClassVar[bool] = True
+    hidden_top_card_is_new: ClassVar[bool] = True
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """London mulligan (outside the seeds, modern rule 103.5): in turn order each player

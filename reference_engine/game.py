@@ -55,7 +55,14 @@ from reference_engine.constants import (
 )
 from reference_engine.errors import IllegalActionError
 from reference_engine.layers import LayersMixin
-from reference_engine.objects import Decision, Effect, GameObject, Player, StackItem
+from reference_engine.objects import (
+    Decision,
+    Effect,
+    GameObject,
+    Player,
+    PlayPermission,
+    StackItem,
+)
 from reference_engine.triggers import TriggersMixin
 from spec.cardpool import CardData
 
@@ -150,6 +157,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
     #: effect, are ordered by their owner (modern 404.3 "効果やルール"; 2004 217.4c says
     #: "an effect" only, so there the game puts them in one after another)
     owners_order_rule_deaths: ClassVar[bool] = False
+    #: a library's revealed top card that becomes hidden (covered, or shuffled) is a new
+    #: object when revealed again (modern 401.6; the 2004 seed has no such rule)
+    hidden_top_card_is_new: ClassVar[bool] = False
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -164,6 +174,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self.delayed: list[Any] = []
         self.triggered: list[Any] = []
         self.shields: list[Shield] = []
+        #: cards that may be played from outside the hand, by object id (PlayPermission)
+        self.permissions: dict[int, PlayPermission] = {}
         self.extra_turns: list[str] = []  # the last one is taken next (300.6)
         self.turn = 1
         self.active = "A"
@@ -501,12 +513,17 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
     def move(self, obj: GameObject, to: int, *, controller: str | None = None,
              bottom: bool = False, cause: str | None = None, attach: int | str | None = None,
              exiled_with: int | None = None, face_down: bool = False,
-             from_top: int | None = None) -> GameObject | None:
+             from_top: int | None = None, tapped: bool = False) -> GameObject | None:
         """Move ``obj`` to zone ``to``; the result is a new object with a new id (217.1c,
         400.7). An instant or sorcery that would enter the battlefield stays (217.1a, 400.4a)
         and None is returned. Libraries, hands and graveyards are always the owner's."""
         if to == BATTLEFIELD and not PERMANENT_TYPES.intersection(obj.card.types):
             return None
+        if to == GRAVEYARD and self._graveyards_replaced():
+            # "If a card or token would be put into a graveyard from anywhere, exile it
+            # instead" (Rest in Peace): a card in exile is then exiled again, and becomes a new
+            # object all the same (modern 400.8, 406.7).
+            to, cause = EXILE, "exiled_instead"
         if obj.zone == STACK and to != EXILE and obj.cast_info and obj.cast_info.get("flashback"):
             # Flashback: "remove it from the game instead of putting it anywhere else".
             to = EXILE
@@ -527,6 +544,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             source.remove(obj)
         del self.objects[obj.id]
         new = self.new_object(obj.card, obj.impl, obj.owner, to)
+        obj.successor = new
         if obj.token:
             new.token = True
             self._tokens_outside = to != BATTLEFIELD
@@ -544,6 +562,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if to == BATTLEFIELD:
             new.controller = new.base_controller = controller or obj.owner
             new.controlled_since = self.turn
+            new.tapped = tapped  # "put onto the battlefield tapped", "enters tapped"
             counters = dict(obj.impl.enters_with)
             if new.cast_info and new.cast_info.get("kicked"):
                 for kind, amount in obj.impl.kicked_counters.items():
@@ -566,6 +585,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             elif bottom:
                 destination.insert(0, new)
             else:
+                if to == LIBRARY and destination:
+                    self._hide_revealed_top(obj.owner, "covered")
                 destination.append(new)
         self.changed()
         self._events.append(("zone_change", obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
@@ -579,6 +600,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 new.timestamp = self._arrivals[0]
                 self._arrivals.append(new)
         return new
+
+    def _graveyards_replaced(self) -> bool:
+        return any(o.impl.exile_instead_of_graveyard and not o.phased_out
+                   and not self.chars(o).lost_abilities for o in self.battlefield)
 
     @contextlib.contextmanager
     def together(self) -> Iterator[None]:
@@ -633,8 +658,38 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self.move(obj, GRAVEYARD, cause=cause)
 
     def shuffle(self, name: str) -> None:
-        self.rng.shuffle(self.players[name].library)
+        library = self.players[name].library
+        revealed = library[-1] if library and self._top_revealed(name) else None
+        self.rng.shuffle(library)
         self._events.append(("shuffle", name))
+        if revealed is not None:
+            # The revealed top card was hidden, if only for a moment: even if it is on top
+            # again, it is a new object (modern 401.6).
+            self._renew(revealed, "shuffle")
+
+    def _top_revealed(self, name: str) -> bool:
+        return self.hidden_top_card_is_new and self.player_rules(name)["top_card_revealed"]
+
+    def _hide_revealed_top(self, name: str, cause: str) -> None:
+        """A card goes on top of the library: its revealed top card becomes hidden, and is a
+        new object when it is revealed again (modern 401.6)."""
+        library = self.players[name].library
+        if library and self._top_revealed(name):
+            self._renew(library[-1], cause)
+
+    def _renew(self, obj: GameObject, cause: str) -> GameObject:
+        """The same card as a new object, where it is (no zone change: 401.6)."""
+        zone = self.zone_list(obj)
+        assert zone is not None
+        new = self.new_object(obj.card, obj.impl, obj.owner, obj.zone)
+        new.token, new.face_down, new.exiled_with = obj.token, obj.face_down, obj.exiled_with
+        zone[zone.index(obj)] = new
+        del self.objects[obj.id]
+        obj.successor = new
+        self.changed()
+        self._events.append(("new_object", obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
+                             cause))
+        return new
 
     # -- game actions used by effects ---------------------------------------------------------
 
@@ -898,6 +953,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             found += [o.id for o in self.live()]
         elif kind == "card_in_graveyard":
             found = [o.id for name in PLAYERS for o in self.players[name].graveyard]
+        elif kind == "card_in_exile":
+            found = [o.id for o in self.exile]
         else:
             chars = self.chars
             live = self.live()
@@ -941,6 +998,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 return False
         elif kind == "card_in_graveyard":
             if not isinstance(value, GameObject) or value.zone != GRAVEYARD:
+                return False
+        elif kind == "card_in_exile":
+            if not isinstance(value, GameObject) or value.zone != EXILE:
                 return False
         else:
             if not isinstance(value, GameObject) or value.zone != BATTLEFIELD or (
@@ -1110,6 +1170,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 obj.regen_shields = 0
             self.shields.clear()
             self._expire("turn")
+            if self.permissions:
+                self.permissions = {k: v for k, v in self.permissions.items()
+                                    if not v.until_end_of_turn and k in self.objects}
             acted = False
             while (yield from self._state_based_actions()):
                 acted = True
@@ -1475,7 +1538,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if kind == "play_land":
             obj = self.objects[action.card]
             self.players[action.player].lands_played += 1
-            self.move(obj, BATTLEFIELD, controller=action.player, cause="play_land")
+            permission = self.permissions.get(obj.id)
+            # "Each land played this way enters tapped": the effect that let the land be
+            # played finds the permanent it becomes (modern 400.7i).
+            self.move(obj, BATTLEFIELD, controller=action.player, cause="play_land",
+                      tapped=permission is not None and permission.enters_tapped)
         elif kind == "cast":
             yield from self._cast(action)
         elif kind == "activate":
@@ -1495,10 +1562,19 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def spell_cost(self, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
         impl = obj.impl
-        if obj.zone == GRAVEYARD and impl.flashback is not None:
+        permission = self.permissions.get(obj.id)
+        if permission is not None and permission.cost is not None:
+            # A granted flashback: its cost instead of the mana cost. (Think Twice given one by
+            # Snapcaster Mage has two; the engine takes the granted one, never dearer.)
+            cost = permission.cost
+        elif obj.zone == GRAVEYARD and impl.flashback is not None:
             cost = impl.flashback
         else:
             cost = cost_of(obj.card.cost)
+        if permission is not None and permission.extra:
+            # "Each spell cast this way costs {1} more": the effect that let the card be cast
+            # refers to the spell it becomes (modern 400.7h).
+            cost = cost.plus_generic(permission.extra)
         spell = impl.spell
         if spell is not None and spell.extra_target_cost and targets > 1:
             cost = cost.plus_generic(spell.extra_target_cost * (targets - 1))
@@ -1645,11 +1721,17 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def castable_zones(self, name: str) -> list[GameObject]:
         """Cards the player may cast or play from outside the hand: flashback cards in the
-        graveyard, the top card of the library with Future Sight."""
+        graveyard, the top card of the library with Future Sight, cards an effect lets them
+        play (a granted flashback, a card exiled that they may play)."""
         player = self.players[name]
         extra = [o for o in player.graveyard if o.impl.flashback is not None]
         if player.library and self.player_rules(name)["play_top_card"]:
             extra.append(player.library[-1])
+        if self.permissions:
+            for oid, permission in self.permissions.items():
+                obj = self.objects.get(oid)
+                if obj is not None and permission.player == name and obj not in extra:
+                    extra.append(obj)
         return extra
 
     def _priority_actions(self, name: str) -> list[Action]:
@@ -1688,7 +1770,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         chars = self.chars
         cards = player.hand
-        extra = self.castable_zones(name) if (player.graveyard or player.library) else ()
+        extra = self.castable_zones(name) if (
+            player.graveyard or player.library or self.permissions) else ()
         if extra:
             cards = cards + extra
         if sorcery_ok and not costly and self.can_play_land(name):

@@ -118,7 +118,10 @@ class LayersMixin:
             chars.triggers = ()
             chars.statics = ()
         else:
-            chars.abilities = impl.abilities + tuple(chars.granted)
+            own = impl.abilities
+            if any(spec.bind is not None for spec in own):
+                own = tuple(spec if spec.bind is None else spec.bind(spec, obj) for spec in own)
+            chars.abilities = own + tuple(chars.granted)
             chars.triggers = impl.triggers
             chars.statics = impl.statics
         if "Land" in chars.types:

@@ -75,8 +75,8 @@ class GameObject:
         "_chars", "_chars_version", "attached_to", "attacking", "base_controller", "blocked",
         "blocking", "card", "cast_info", "chosen", "controlled_since", "controller",
         "counters", "damage", "exiled_with", "face_down", "id", "impl", "loyalty_used",
-        "owner", "phased_out", "phased_with", "regen_shields", "tapped", "timestamp", "token",
-        "zone",
+        "owner", "phased_out", "phased_with", "regen_shields", "successor", "tapped", "timestamp",
+        "token", "zone",
     )
 
     def __init__(self, oid: int, card: CardData, impl: CardImpl, owner: str, zone: int,
@@ -107,6 +107,9 @@ class GameObject:
         self.cast_info: dict[str, Any] | None = None
         self.chosen: dict[str, Any] = {}  # choices made as it entered (a creature type)
         self.exiled_with: int | None = None  # linked abilities: which object exiled it
+        #: the new object this one became (a zone change, or a card hidden and revealed again):
+        #: only the few abilities the rules let follow an object look here (modern 400.7f)
+        self.successor: GameObject | None = None
         self._chars: Chars | None = None
         self._chars_version = -1
 
@@ -162,6 +165,26 @@ class Effect:
 
     def _on_target(self, obj: GameObject) -> bool:
         return obj.id == self.target
+
+
+class PlayPermission:
+    """A permission to play one card from outside its owner's hand, given by an effect (a
+    flashback granted to a card in a graveyard, a card exiled that "may be played for as long
+    as it remains exiled"), with the rest of that effect: a cost paid instead of the mana cost
+    (``cost``), a generic increase of the spell's cost (``extra``), a land entering tapped
+    (``enters_tapped``); ``until_end_of_turn`` ends it in the cleanup step. Kept by the card's
+    object id, so it ends once the card changes zones; what it says of the spell or the land
+    the card becomes is applied as the card is cast or played (modern 400.7g-i)."""
+
+    __slots__ = ("cost", "enters_tapped", "extra", "player", "until_end_of_turn")
+
+    def __init__(self, player: str, *, cost: Any = None, extra: int = 0,
+                 enters_tapped: bool = False, until_end_of_turn: bool = False) -> None:
+        self.player = player
+        self.cost = cost
+        self.extra = extra
+        self.enters_tapped = enters_tapped
+        self.until_end_of_turn = until_end_of_turn
 
 
 class PendingTrigger:

@@ -82,6 +82,14 @@ class TriggersMixin:
         elif wanted in ("etb", "tapped", "tapped_for_mana", "attacks", "unblocked"):
             if kind != wanted or subject is not source:
                 return False
+        elif wanted == "enchanted_dies":
+            # The permanent this (an Aura) is attached to was put into a graveyard from the
+            # battlefield: the Aura is still there as it dies, and follows it by a state-based
+            # action. (No pool card moves an Aura at once with what it enchants, which would
+            # need the Aura to look back in time.)
+            old = event.get("old")
+            if kind != "dies" or old is None or source.attached_to != old.id:
+                return False
         elif wanted in ("dies", "leaves"):
             old = event.get("old")
             if kind not in ("dies", "leaves") or old is not source:

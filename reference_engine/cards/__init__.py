@@ -5,6 +5,7 @@ from reference_engine.cards import (  # noqa: F401  (each module registers its c
     continuous,
     core,
     loop,
+    newly_reached,
     tokens,
     triggered,
     zones,
