@@ -1,0 +1,306 @@
+"""A fuzz campaign: rounds of the Hypothesis state machine until a time budget is spent.
+
+Each round runs a few examples (games) with a seed of its own, so a campaign stops close to
+its budget, and a campaign with the same seed and budget in examples runs the same games.
+When an invariant breaks, Hypothesis shrinks the game; the campaign keeps the smallest game
+per invariant, writes it as a case file, leaves that invariant out of the next rounds and goes
+on looking for other bugs. ``-n K`` runs K such campaigns in processes of their own, with
+seeds apart, and merges what they found.
+
+The example database (Hypothesis's own) makes a campaign start with the games that failed
+before: a local directory by default, a directory shared by several machines, or Redis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Verbosity, seed, settings
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.errors import Flaky
+from hypothesis.stateful import run_state_machine_as_test
+
+from fuzz.invariants import INVARIANTS
+from fuzz.machine import (
+    ENGINE_ERROR,
+    Failure,
+    Finding,
+    Findings,
+    FuzzConfig,
+    close_sessions,
+    engine_info,
+    fuzz_machine,
+)
+from fuzz.replay import case_from, write_case
+
+FORMAT = "mtg-conformance fuzz"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How hard to look: seconds per edition, games per round, steps per game."""
+
+    name: str
+    budget: float
+    #: rounds per edition when set (a fixed amount of work, the same on a fast or slow
+    #: machine); else rounds until the budget is spent
+    rounds: int | None
+    examples_per_round: int
+    steps: int
+    derandomize: bool  # the same games every run (CI), whatever the seed
+    description: str
+    #: seconds Hypothesis may spend shrinking one failure (its own limit is 300: a game
+    #: replayed thousands of times)
+    shrink_seconds: float = 30.0
+
+
+PROFILES = {
+    "ci": Profile("ci", 60.0, 4, 10, 120, True,
+                  "short and deterministic: the same games on every run", 20.0),
+    "dev": Profile("dev", 60.0, None, 20, 200, False,
+                   "a minute per edition, new games each run, failures remembered"),
+    "deep": Profile("deep", 600.0, None, 50, 400, False,
+                    "ten minutes per edition, longer games", 120.0),
+}
+
+
+@dataclass
+class Campaign:
+    config: FuzzConfig
+    profile: Profile
+    budget: float
+    seed: int
+    rounds_wanted: int | None = None  # stop after this many rounds (or the budget)
+    database: str | None = None  # a directory, "redis://host:port", "none"; None: default
+    out: Path | None = None
+    progress: Callable[[str], None] | None = None
+    findings: Findings = field(default_factory=Findings)
+    rounds: int = 0
+    seconds: float = 0.0
+    started: str = ""
+
+    def run(self) -> Findings:
+        self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        begin = time.monotonic()
+        found: set[str] = set()
+        last_report = begin
+        database = open_database(self.database)
+        while time.monotonic() - begin < self.budget and (
+                self.rounds_wanted is None or self.rounds < self.rounds_wanted):
+            remaining = tuple(i for i in INVARIANTS if i not in found)
+            if self.config.invariants is not None:
+                remaining = tuple(i for i in remaining if i in self.config.invariants)
+            config = replace(self.config, invariants=remaining)
+            machine = fuzz_machine(config, self.findings)
+            round_seed = self.seed * 1_000_003 + self.rounds
+            machine = seed(round_seed)(machine)
+            chosen = settings(
+                max_examples=self.profile.examples_per_round,
+                stateful_step_count=self.profile.steps, deadline=None, derandomize=False,
+                database=database, verbosity=Verbosity.quiet,
+                suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+            try:
+                with shrinking_bounded(self.profile.shrink_seconds):
+                    run_state_machine_as_test(machine, settings=chosen)
+            except Failure as failure:
+                found.add(failure.violations[0].invariant)
+            except Flaky as exc:
+                # A game that failed once and not when replayed: the engine is not
+                # deterministic. That is a finding in itself.
+                found.add("same-game-same-trace")
+                self._note_flaky(str(exc))
+            self.rounds += 1
+            if ENGINE_ERROR in found:
+                break  # an engine that crashes would crash every round
+            now = time.monotonic()
+            if self.progress is not None and now - last_report >= 10:
+                last_report = now
+                self.progress(self.status(now - begin))
+        self.seconds = time.monotonic() - begin
+        return self.findings
+
+    def _note_flaky(self, message: str) -> None:
+        from fuzz.invariants import Violation
+        from fuzz.play import Trace
+
+        key = "same-game-same-trace"
+        if key not in self.findings.by_key:
+            self.findings.by_key[key] = Finding(
+                Violation(key, (), f"a game failed once and passed when replayed: {message}"),
+                Trace(self.config.edition, {}), 0)
+
+    def status(self, elapsed: float) -> str:
+        return (f"fuzz {self.config.engine} {self.config.edition}: {elapsed:.0f} s, "
+                f"{self.findings.games} games, {self.findings.steps} steps, "
+                f"{len(self.findings.by_key)} finding(s)")
+
+    # ---- results ----
+
+    def results(self) -> dict[str, Any]:
+        info = engine_info(self.config.engine)
+        records = []
+        for key, finding in sorted(self.findings.by_key.items()):
+            case = case_from(finding.violation, finding.trace, info.name) \
+                if finding.trace.setup else None
+            case_file = None
+            if case is not None and self.out is not None:
+                path = self.out / "cases" / f"{case['id']}.yaml"
+                write_case(case, path, header=_header(self, finding))
+                case_file = str(path)
+            records.append({
+                "invariant": key,
+                "rules": list(finding.violation.rules),
+                "message": finding.violation.message,
+                "steps": finding.steps,
+                "case_file": case_file,
+                "case": case,
+                "trace": [json.dumps(s.action, sort_keys=True) for s in finding.trace.steps],
+            })
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "engine": {"name": info.name, "version": info.version},
+            "against": self.config.against,
+            "edition": self.config.edition,
+            "profile": self.profile.name,
+            "seed": self.seed,
+            "started": self.started,
+            "seconds": round(self.seconds, 2),
+            "examples": self.findings.games,
+            "steps": self.findings.steps,
+            "invariants": [{"id": i.id, "rules": list(i.rules),
+                            "checked": self.findings.checked.get(i.id, 0)}
+                           for i in INVARIANTS.values()],
+            "findings": records,
+        }
+
+
+def _header(campaign: Campaign, finding: Finding) -> str:
+    config = campaign.config
+    against = f" --against {config.against}" if config.against else ""
+    return (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
+            f"{config.edition} --profile {campaign.profile.name} --seed {campaign.seed}\n"
+            f"Broken: {finding.violation.describe()}\n"
+            f"Replay: mtgconf fuzz replay THIS_FILE --engine {config.engine!r}\n"
+            "To promote it into conformance/cases/: read it, give it a meaningful id and "
+            "summary,\ncheck the quote, and list it in the engine's expectations file if the "
+            "engine keeps failing it.")
+
+
+@contextlib.contextmanager
+def shrinking_bounded(seconds: float) -> Iterator[None]:
+    """Bound the time Hypothesis spends shrinking one failure. Hypothesis has no setting for
+    it, only a module constant (300 s), which this sets for the duration of a round."""
+    from hypothesis.internal.conjecture import engine
+
+    old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if old is None:
+        yield
+        return
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = old
+
+
+def open_database(spec: str | None) -> ExampleDatabase | None:
+    """The example database: ``none``; ``redis://host:port[/db]`` (Hypothesis's Redis
+    database, needs the ``redis`` package); a directory (default ``.hypothesis/fuzz``)."""
+    if spec == "none":
+        return None
+    if spec is not None and spec.startswith("redis://"):
+        try:
+            import redis
+            from hypothesis.extra.redis import RedisExampleDatabase
+        except ImportError:
+            raise ValueError("a Redis example database needs the redis package: pip install "
+                             "'mtg-conformance[redis]'") from None
+        return RedisExampleDatabase(redis.Redis.from_url(spec), key_prefix=b"mtgconf-fuzz:")
+    return DirectoryBasedExampleDatabase(spec or Path(".hypothesis") / "fuzz")
+
+
+def run_campaigns(configs: list[FuzzConfig], profile: Profile, *, budget: float | None,
+                  seed_value: int, database: str | None, out: Path | None, jobs: int = 1,
+                  progress: bool = False) -> list[dict[str, Any]]:
+    """One campaign per config (edition), each in ``jobs`` processes; the results files."""
+    results = []
+    for config in configs:
+        if jobs <= 1:
+            campaign = Campaign(config, profile, budget or profile.budget, seed_value,
+                                None if budget else profile.rounds, database, out,
+                                _printer if progress else None)
+            try:
+                campaign.run()
+                results.append(campaign.results())
+            finally:
+                close_sessions()
+        else:
+            results.append(_parallel(config, profile, budget, seed_value, database, out, jobs,
+                                     progress))
+    return results
+
+
+def _printer(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _worker(args: tuple[Any, ...]) -> dict[str, Any]:
+    config, profile, budget, seed_value, database, out, progress = args
+    campaign = Campaign(config, profile, budget or profile.budget, seed_value,
+                        None if budget else profile.rounds, database, out,
+                        _printer if progress else None)
+    with contextlib.suppress(KeyboardInterrupt):
+        campaign.run()
+    try:
+        return campaign.results()
+    finally:
+        close_sessions()
+
+
+def _parallel(config: FuzzConfig, profile: Profile, budget: float | None, seed_value: int,
+              database: str | None, out: Path | None, jobs: int, progress: bool
+              ) -> dict[str, Any]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    close_sessions()
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    work = [(config, profile, budget, seed_value + 7919 * k, database, out, progress)
+            for k in range(jobs)]
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        parts = list(pool.map(_worker, work))
+    return merge(parts)
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Results of several processes of one campaign as one: counts added, the smallest
+    finding kept per invariant."""
+    merged = dict(parts[0])
+    merged["seconds"] = max(p["seconds"] for p in parts)
+    merged["examples"] = sum(p["examples"] for p in parts)
+    merged["steps"] = sum(p["steps"] for p in parts)
+    checked: Counter[str] = Counter()
+    for part in parts:
+        for item in part["invariants"]:
+            checked[item["id"]] += item["checked"]
+    merged["invariants"] = [{**item, "checked": checked[item["id"]]}
+                            for item in parts[0]["invariants"]]
+    best: dict[str, dict[str, Any]] = {}
+    for part in parts:
+        for finding in part["findings"]:
+            known = best.get(finding["invariant"])
+            if known is None or finding["steps"] < known["steps"]:
+                best[finding["invariant"]] = finding
+    merged["findings"] = [best[k] for k in sorted(best)]
+    return merged

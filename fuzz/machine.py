@@ -1,0 +1,308 @@
+"""The fuzzer as a Hypothesis state machine: each example plays one game against the engine.
+
+``fuzz_machine(config)`` returns a ``RuleBasedStateMachine`` class for one engine and edition:
+it starts a game drawn from the engine's declared cards, then each step performs an action
+drawn from the engine's legal actions (or, now and then, one the rules forbid) and checks
+every invariant; with ``against`` (differential mode) it plays the same actions on the
+reference engine and compares the two step by step. A broken invariant raises ``Failure``,
+which Hypothesis shrinks to a small game; ``Findings`` keeps the last (smallest) failing trace
+of each kind for the replay file.
+
+The machine class is an ordinary Hypothesis test: ``Machine.TestCase`` runs under pytest.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+
+from conformance.adapters import EngineSpec
+from conformance.errors import CallFailed, EngineRejected
+from conformance.protocol import EngineInfo
+from conformance.session import EngineSession
+from fuzz import observations as ob
+from fuzz.invariants import INVARIANTS, Invariant, Violation, check_all
+from fuzz.play import Play, Trace
+from fuzz.strategies import illegal_actions, seeded_starts
+
+#: one step in ILLEGAL_ONE_IN is a deliberately illegal action
+ILLEGAL_ONE_IN = 8
+#: one game in REPLAY_ONE_IN is played again to check that it is the same game
+REPLAY_ONE_IN = 8
+#: the pseudo-invariant of an engine that crashed, hung or broke the protocol
+ENGINE_ERROR = "engine-error"
+CALL_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    engine: str
+    edition: str
+    against: str | None = None  # differential: the engine to compare with ("reference")
+    invariants: tuple[str, ...] | None = None  # None: every invariant
+    views: bool = True
+    #: in a differential run, compare the legal actions too (by kind, player and object)
+    compare_legal: bool = True
+
+    def chosen(self) -> list[Invariant]:
+        if self.invariants is None:
+            return list(INVARIANTS.values())
+        return [INVARIANTS[i] for i in self.invariants]
+
+
+class Failure(AssertionError):
+    """An invariant broke (or the engines diverged): Hypothesis shrinks the game."""
+
+    def __init__(self, violations: list[Violation], trace: Trace) -> None:
+        super().__init__("; ".join(v.describe() for v in violations))
+        self.violations = violations
+        self.trace = trace
+
+
+@dataclass
+class Finding:
+    """The smallest failing game seen for one invariant (or divergence)."""
+
+    violation: Violation
+    trace: Trace
+    steps: int = 0
+
+
+@dataclass
+class Findings:
+    """What a run found and did: the smallest failure per invariant, games, steps, and per
+    invariant the steps it was checked on."""
+
+    by_key: dict[str, Finding] = field(default_factory=dict)
+    games: int = 0
+    steps: int = 0
+    checked: Counter[str] = field(default_factory=Counter)
+
+    def note(self, failure: Failure) -> None:
+        first = failure.violations[0]
+        key = first.invariant
+        steps = len(failure.trace.steps)
+        known = self.by_key.get(key)
+        if known is None or steps <= known.steps:
+            self.by_key[key] = Finding(first, failure.trace, steps)
+
+
+# ---- engines, started once per process ----
+
+_SESSIONS: dict[str, EngineSession] = {}
+
+
+def session_for(engine: str, role: str = "tested") -> EngineSession:
+    """This process's session of an engine in a role (``tested``, or ``against`` in a
+    differential run: two sessions even when both are the same engine): started once,
+    restarted if it died."""
+    key = f"{role}:{engine}"
+    session = _SESSIONS.get(key)
+    if session is None or session.client is None:
+        session = EngineSession(EngineSpec.parse(engine))
+        session.start()
+        _SESSIONS[key] = session
+    assert session.client is not None
+    session.client.deadline = None
+    return session
+
+
+def close_sessions() -> None:
+    for session in _SESSIONS.values():
+        session.close()
+    _SESSIONS.clear()
+
+
+def engine_info(engine: str, role: str = "tested") -> EngineInfo:
+    info = session_for(engine, role).info
+    assert info is not None
+    return info
+
+
+def check_config(config: FuzzConfig) -> EngineInfo:
+    """The engine's declaration, if it can be fuzzed in that edition; raises SetupError (or
+    ValueError naming what is missing) otherwise."""
+    info = engine_info(config.engine)
+    missing = [c for c in ("setup.start", "actions.legal") if c not in info.capabilities]
+    if config.edition not in info.editions:
+        missing.append(f"edition {config.edition}")
+    if config.against is not None:
+        other = engine_info(config.against, "against")
+        missing += [f"{c} (for the differential run)" for c in ("setup.deck_order",
+                    "observe.events") if c not in info.capabilities or
+                    c not in other.capabilities]
+    if missing:
+        raise ValueError(f"{config.engine} cannot be fuzzed: it lacks {', '.join(missing)}")
+    return info
+
+
+_FAILURES: dict[str, type[Failure]] = {}
+
+
+def failure_for(invariant: str) -> type[Failure]:
+    """A ``Failure`` class of this invariant's own: Hypothesis tells bugs apart by exception
+    type, so each broken invariant shrinks to its own example."""
+    cls = _FAILURES.get(invariant)
+    if cls is None:
+        cls = type(f"Failure_{_safe(invariant)}", (Failure,), {})
+        _FAILURES[invariant] = cls
+    return cls
+
+
+def replays_the_same(play: Play) -> list[Violation]:
+    """Play ``play``'s game again from its setup on the same engine: the same observation
+    at the end, objects named by handle."""
+    from fuzz.differential import normalise
+
+    trace = play.trace
+    assert trace is not None
+    again = Play(play.client, play.info, play.edition, views=False)
+    again.start(copy.deepcopy(trace.setup))
+    for step in trace.steps:
+        if step.named is None:
+            return []  # an object without a handle: cannot be named in the second game
+        again.act(again.unname(step.named), listed=step.listed)
+    first, second = normalise(play.observation, play), normalise(again.observation, again)
+    # A replay leaves the engine in the second game: the first one is over either way.
+    if first != second:
+        keys = sorted(k for k in first if first.get(k) != second.get(k))
+        return [Violation("same-game-same-trace", (), f"played again from the same setup "
+                          f"with the same {len(trace.steps)} actions, the game differs in "
+                          f"{', '.join(keys[:5])}")]
+    return []
+
+
+def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
+                 replay_games: bool = True) -> type[RuleBasedStateMachine]:
+    info = check_config(config)
+    chosen = config.chosen()
+    shared = _shared_cards(config, info)
+    findings = findings if findings is not None else Findings()
+
+    class GameMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.play: Play | None = None
+            self.other: Play | None = None
+            self.over = False
+            self.diverged = False
+
+        @initialize(setup=seeded_starts(shared, config.edition))
+        def start(self, setup: dict[str, Any]) -> None:
+            session = session_for(config.engine)
+            assert session.client is not None
+            self.play = Play(session.client, info, config.edition, views=config.views)
+            transition = self._guard(lambda: self.play.start(setup))  # type: ignore[union-attr]
+            findings.games += 1
+            if config.against is not None:
+                other = session_for(config.against, "against")
+                assert other.client is not None and other.info is not None
+                self.other = Play(other.client, other.info, config.edition, views=False)
+                self.other.start(setup)
+            self._check(check_all(transition, chosen, findings.checked))
+
+        @rule(data=st.data())
+        def step(self, data: st.DataObject) -> None:
+            assert self.play is not None
+            if self.over:
+                return
+            legal = self.play.legal()
+            illegal = data.draw(st.integers(0, ILLEGAL_ONE_IN - 1), label="kind") == \
+                ILLEGAL_ONE_IN - 1
+            findings.steps += 1
+            if illegal or not legal:
+                action, _ = data.draw(illegal_actions(legal, self.play.observation),
+                                      label="illegal")
+                transition = self._guard(lambda: self.play.act(  # type: ignore[union-attr]
+                    action, listed=False, legal=legal))
+                found = check_all(transition, chosen, findings.checked)
+            else:
+                action = data.draw(st.sampled_from(legal), label="action")
+                transition = self._guard(lambda: self.play.act(  # type: ignore[union-attr]
+                    action, listed=True, legal=legal))
+                found = check_all(transition, chosen, findings.checked)
+                if self.other is not None and not found:
+                    found = self._guard(lambda: self._compare(transition.after))
+            self.over = ob.over(transition.after)
+            self._check(found)
+
+        def _compare(self, observation: dict[str, Any]) -> list[Violation]:
+            """Mirror the step just taken on the other engine and compare the two."""
+            from fuzz.differential import INVARIANT, diverges
+
+            assert self.play is not None and self.other is not None
+            assert self.play.trace is not None
+            last = self.play.trace.steps[-1]
+            if last.named is None or last.rejected is not None:
+                # An object without a handle (a token): the game cannot be mirrored further.
+                self.other = None
+                return []
+            mirrored = self.other.unname(last.named)
+            transition = self.other.act(mirrored, listed=False)
+            if transition.rejected is not None:
+                return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
+                                  f"({transition.rejected}), which {info.name} accepted")]
+            legal = (self.play.legal(), self.other.legal()) if config.compare_legal \
+                else None
+            return diverges(observation, self.play, self.other, legal)
+
+        def teardown(self) -> None:
+            if self.play is None or self.play.trace is None or not replay_games:
+                return
+            trace = self.play.trace
+            # One game in REPLAY_ONE_IN (by its seed: the same games every run) is played
+            # again from its setup: the same actions must give the same game.
+            if trace.steps and trace.setup.get("seed", 0) % REPLAY_ONE_IN == 0:
+                self._check(self._guard(lambda: replays_the_same(self.play)))  # type: ignore
+
+        def _guard(self, call: Any) -> Any:
+            """Run one call to the engine; an engine that crashes, hangs or breaks the
+            protocol is a finding too (it shrinks like any other)."""
+            try:
+                return call()
+            except Failure:
+                raise
+            except (CallFailed, EngineRejected) as exc:
+                assert self.play is not None
+                if self.play.trace is None:
+                    self.play.trace = Trace(config.edition, {})
+                self._check([Violation(ENGINE_ERROR, (), f"{type(exc).__name__}: {exc}")])
+
+        def _check(self, found: list[Violation]) -> None:
+            if found:
+                assert self.play is not None and self.play.trace is not None
+                failure = failure_for(found[0].invariant)(found, self.play.trace)
+                findings.note(failure)
+                raise failure
+
+    GameMachine.__name__ = f"Fuzz_{config.edition}_{_safe(config.engine)}"
+    return GameMachine
+
+
+def _shared_cards(config: FuzzConfig, info: EngineInfo) -> EngineInfo:
+    """The declaration whose cards the games draw from: in a differential run, the cards both
+    engines declared."""
+    if config.against is None:
+        return info
+    other = engine_info(config.against, "against")
+    common = info.cards_for(config.edition) & other.cards_for(config.edition)
+    return EngineInfo(info.name, info.version, info.protocol, info.editions,
+                      info.capabilities & other.capabilities, common,
+                      {config.edition: common}, info.declared)
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in text)[:40]
+
+
+def invariants_named(ids: Iterable[str]) -> tuple[str, ...]:
+    unknown = [i for i in ids if i not in INVARIANTS]
+    if unknown:
+        raise ValueError(f"no invariant {', '.join(unknown)} (see mtgconf fuzz list)")
+    return tuple(ids)

@@ -1,0 +1,246 @@
+"""One game against one engine, through the protocol: what the fuzzer does and sees.
+
+``Play`` starts a game from a setup, lists the legal actions, performs an action (accepted or
+rejected), and turns each step into an invariants ``Transition`` (observation before and after,
+events, each player's view). It keeps a ``Trace`` of what it did, and the handle of every
+object whose card it can follow from the setup's decks (``shuffle: false`` decks name each
+card: their ids come back from ``new_game`` and zone changes carry them on), so that a trace
+can be written as a case file that names objects by handle.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.client import EngineClient
+from conformance.errors import EngineRejected
+from conformance.protocol import BAD_REQUEST, ILLEGAL_ACTION, EngineInfo
+from fuzz import observations as ob
+from fuzz.invariants import Transition
+
+#: action fields that name one object, and those that name several
+OBJECT_FIELDS = ("card", "attacker", "choice", "source")
+OBJECT_LISTS = ("order",)
+#: players' views are observed (and their invariants checked) every this many steps: the
+#: whole observation, needed every step, costs as much as the engine's step itself
+VIEWS_EVERY = 4
+#: the first of the legal actions: the simplest ones, toward which examples shrink
+_SIMPLE_FIRST = {"pass": 0, "done": 1, "keep": 2}
+
+
+@dataclass
+class TraceStep:
+    action: dict[str, Any]
+    rejected: str | None  # the error type and reason, if rejected
+    listed: bool  # drawn from legal_actions
+    #: the action with objects named by handle (None: an object had no handle)
+    named: dict[str, Any] | None = None
+    #: objects that appeared without a handle after this step (a token, or any object of an
+    #: engine that does not report zone changes), each named by a path that selects it
+    binds: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Trace:
+    edition: str
+    setup: dict[str, Any]
+    steps: list[TraceStep] = field(default_factory=list)
+    #: objects without a handle at the start (a shuffled deck), named by path
+    binds: dict[str, str] = field(default_factory=dict)
+
+
+class Play:
+    def __init__(self, client: EngineClient, info: EngineInfo, edition: str, *,
+                 views: bool = True, views_every: int = VIEWS_EVERY) -> None:
+        self.client = client
+        self.info = info
+        self.edition = edition
+        self.capabilities = frozenset(info.capabilities)
+        self.events_on = "observe.events" in self.capabilities
+        self.views_on = views and "observe.view" in self.capabilities
+        self.views_every = max(1, views_every)
+        self.observation: dict[str, Any] = {}
+        self.trace: Trace | None = None
+        self.handle_of: dict[Any, str] = {}  # engine id -> handle
+        self.id_of: dict[str, Any] = {}  # handle -> the engine id it has now
+        self.steps = 0  # actions performed, accepted or not
+        self._bound = 0  # handles given by bind paths so far
+        self._legal: list[dict[str, Any]] | None = None  # listed since the last step
+        self.seeded = True
+
+    # ---- starting ----
+
+    def start(self, setup: dict[str, Any]) -> Transition:
+        self.trace = Trace(self.edition, copy.deepcopy(setup))
+        self._legal = None
+        self.seeded = "start" in setup
+        handles = self.client.new_game(self.edition, setup)
+        self.handle_of = {object_id: handle for handle, object_id in handles.items()}
+        self.id_of = dict(handles)
+        self._keep_opening_hands()
+        events = self._events()
+        self.observation = self.client.observe()
+        self.trace.binds = self._bind_new()
+        return Transition(self.edition, self.capabilities, self.observation, events=events,
+                          views=self._views(), seeded=self.seeded)
+
+    def _keep_opening_hands(self) -> None:
+        for _ in range(4):
+            pending = self.client.observe().get("pending")
+            if not isinstance(pending, dict) or pending.get("decision") != "mulligan":
+                return
+            self.client.perform({"action": "keep", "player": pending.get("player")})
+
+    # ---- playing ----
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The listed legal actions but concessions, the simplest first."""
+        if self._legal is None:
+            actions = [a for a in self.client.legal_actions() if a.get("action") != "concede"]
+            self._legal = sorted(actions, key=lambda a: _SIMPLE_FIRST.get(a.get("action"), 9))
+        return self._legal
+
+    def act(self, action: dict[str, Any], *, listed: bool,
+            legal: list[dict[str, Any]] | None = None) -> Transition:
+        before = self.observation
+        self.steps += 1
+        self._legal = None
+        named = self.name(action)
+        rejected = None
+        try:
+            self.client.perform(copy.deepcopy(action))
+        except EngineRejected as exc:
+            if exc.type not in (ILLEGAL_ACTION, BAD_REQUEST):
+                raise
+            rejected = f"{exc.type}: {exc.reason or exc.detail}"
+        assert self.trace is not None
+        events = self._events()
+        self.observation = self.client.observe()
+        if named is not None and "pay_with" in named:
+            if named["pay_with"] == "auto":
+                sources = self.tapped_sources(before, action.get("player", ""))
+                if sources:
+                    named["pay_with"] = sources
+                else:
+                    del named["pay_with"]
+            else:
+                handles = [self.handle_of.get(i) for i in named["pay_with"]]
+                named = None if None in handles else {**named, "pay_with": handles}
+        self.trace.steps.append(TraceStep(action, rejected, listed, named, self._bind_new()))
+        return Transition(self.edition, self.capabilities, self.observation, before, action,
+                          rejected, events, legal, self._views(), self.seeded, listed)
+
+    def _events(self) -> list[dict[str, Any]]:
+        if not self.events_on:
+            return []
+        events = self.client.events()
+        for event in events:
+            if event.get("type") == "zone_change":
+                handle = self.handle_of.get(event.get("object"))
+                if handle is not None:
+                    self.handle_of[event.get("new_object")] = handle
+                    self.id_of[handle] = event.get("new_object")
+        return events
+
+    def _views(self) -> dict[str, dict[str, Any]] | None:
+        if not self.views_on or self.steps % self.views_every:
+            return None
+        return {name: self.client.observe(name) for name in ob.PLAYERS}
+
+    # ---- handles ----
+
+    def _bind_new(self) -> dict[str, str]:
+        """Give each shown object without a handle one, named by a path that selects it in
+        this observation: ``battlefield[card=Soldier][1]``."""
+        binds: dict[str, str] = {}
+        seen: dict[tuple[str, str | None, Any], int] = {}
+        for zone, owner, obj in ob.objects(self.observation):
+            object_id = obj.get("id")
+            if object_id is None:
+                continue
+            key = (zone, owner, obj.get("card"))
+            index = seen.get(key, 0)
+            seen[key] = index + 1
+            if object_id in self.handle_of:
+                continue
+            self._bound += 1
+            handle = f"x{self._bound:02d}"
+            where = f"players.{owner}.{zone}" if owner is not None else zone
+            binds[handle] = f"{where}[card={obj.get('card')}][{index}]"
+            self.handle_of[object_id] = handle
+            self.id_of[handle] = object_id
+        return binds
+
+    def name(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        """The action as a case writes it: objects named by handle, targets as handles or
+        players; None if an object has no handle. ``pay_with: auto`` stays for ``act`` to
+        replace with the sources the engine tapped."""
+        named = copy.deepcopy(action)
+        for key in OBJECT_FIELDS:
+            if key in named and not _plain(named[key], key):
+                handle = self.handle_of.get(named[key])
+                if handle is None:
+                    return None
+                named[key] = handle
+        for key in OBJECT_LISTS:
+            if isinstance(named.get(key), list):
+                handles = [self.handle_of.get(i) for i in named[key]]
+                if None in handles:
+                    return None
+                named[key] = handles
+        if "targets" in named:
+            targets = []
+            for target in named["targets"] or ():
+                if isinstance(target, dict) and "player" in target:
+                    targets.append(target["player"])
+                    continue
+                handle = self.handle_of.get(target.get("object")) if isinstance(
+                    target, dict) else None
+                if handle is None:
+                    return None
+                targets.append(handle)
+            named["targets"] = targets
+        return named
+
+    def unname(self, named: dict[str, Any]) -> dict[str, Any]:
+        """A case's action (objects by handle) as this engine takes it."""
+        action = copy.deepcopy(named)
+        for key in OBJECT_FIELDS:
+            if isinstance(action.get(key), str) and action[key] in self.id_of:
+                action[key] = self.id_of[action[key]]
+        for key in OBJECT_LISTS:
+            if isinstance(action.get(key), list):
+                action[key] = [self.id_of.get(h, h) for h in action[key]]
+        if "targets" in action:
+            action["targets"] = [{"player": t} if t in ob.PLAYERS else {"object":
+                                 self.id_of.get(t, t)} for t in action["targets"]]
+        if "pay_with" in action:
+            if "pay.sources" in self.capabilities:
+                action["pay_with"] = [self.id_of.get(h, h) for h in action["pay_with"]]
+            elif "pay.auto" in self.capabilities:
+                action["pay_with"] = "auto"
+            else:
+                del action["pay_with"]
+        return action
+
+    def tapped_sources(self, before: dict[str, Any], player: str) -> list[str] | None:
+        """The handles of the permanents of ``player`` that became tapped in the last step
+        (the sources an engine paying by itself chose)."""
+        was = {o.get("id"): o.get("tapped") for o in before.get("battlefield") or ()}
+        found = []
+        for obj in self.observation.get("battlefield") or ():
+            if obj.get("controller") == player and obj.get("tapped") and \
+                    was.get(obj.get("id")) is False:
+                handle = self.handle_of.get(obj.get("id"))
+                if handle is None:
+                    return None
+                found.append(handle)
+        return found
+
+
+def _plain(value: Any, key: str) -> bool:
+    """A value that names no object: a player, a colour, a creature type, true/false."""
+    return key == "choice" and (isinstance(value, bool | str | type(None)) or
+                                value in ob.PLAYERS)
