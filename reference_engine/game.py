@@ -207,6 +207,9 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._optional_choice = False  # a decision with several options answered lately
         #: inside ``together()``: the event's timestamp, then the objects that entered
         self._arrivals: list[Any] | None = None
+        #: inside ``moving_together()``: whether a card or token that would be put into a
+        #: graveyard is exiled instead, decided once as the event began (modern 614.1a)
+        self._graveyards_exiled: bool | None = None
         self._tokens_outside = False
         self._computing: set[int] = set()
         self._priority_decision = {name: Decision(PRIORITY, name) for name in PLAYERS}
@@ -519,10 +522,12 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         and None is returned. Libraries, hands and graveyards are always the owner's."""
         if to == BATTLEFIELD and not PERMANENT_TYPES.intersection(obj.card.types):
             return None
-        if to == GRAVEYARD and self._graveyards_replaced():
+        exiled = self._graveyards_exiled
+        if to == GRAVEYARD and (self._graveyards_replaced() if exiled is None else exiled):
             # "If a card or token would be put into a graveyard from anywhere, exile it
             # instead" (Rest in Peace): a card in exile is then exiled again, and becomes a new
-            # object all the same (modern 400.8, 406.7).
+            # object all the same (modern 400.8, 406.7). Within one event that moves several
+            # objects, as the event began (``moving_together()``).
             to, cause = EXILE, "exiled_instead"
         if obj.zone == STACK and to != EXILE and obj.cast_info and obj.cast_info.get("flashback"):
             # Flashback: "remove it from the game instead of putting it anywhere else".
@@ -606,6 +611,22 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                    and not self.chars(o).lost_abilities for o in self.battlefield)
 
     @contextlib.contextmanager
+    def moving_together(self) -> Iterator[None]:
+        """Objects moved inside this block move in one event (several destroyed at once,
+        state-based actions performed at once, modern 704.3): a replacement effect that
+        exists immediately before the event applies to the whole of it, also to the objects
+        moved after its own source has left (modern 614.1a): Rest in Peace destroyed by Wrath
+        of God together with creatures exiles them all, itself included."""
+        if self._graveyards_exiled is not None:
+            yield  # already inside one event
+            return
+        self._graveyards_exiled = self._graveyards_replaced()
+        try:
+            yield
+        finally:
+            self._graveyards_exiled = None
+
+    @contextlib.contextmanager
     def together(self) -> Iterator[None]:
         """Objects put onto the battlefield inside this block enter as one event: they share
         a timestamp (so the world and 2004 legend rules see a tie), and what their entering
@@ -634,19 +655,22 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                             ) -> Generator[Decision, Action, None]:
         """Put several objects into their owners' graveyards at once (``causes`` may give one
         object's own cause). Each owner orders their own cards when they differ (217.4c,
-        404.3), unless not ``ordered`` (they go in as listed)."""
-        for name in self._turn_order_from_active():
-            mine = [o for o in objs if o.owner == name and o.id in self.objects]
-            while mine:
-                if ordered and len({o.card.name for o in mine}) > 1:
-                    options = [Action("choose", name, choice=o.id) for o in mine]
-                    action = yield Decision("order_graveyard", name, options,
-                                            count=len(mine))
-                    chosen = self.objects[action.choice]
-                else:
-                    chosen = mine[0]
-                mine.remove(chosen)
-                self._destroyed_or_moved(chosen, (causes or {}).get(chosen.id, cause))
+        404.3), unless not ``ordered`` (they go in as listed). They move in one event, though
+        one by one here: what replaces a move to a graveyard is decided once, as it begins
+        (modern 614.1a, ``moving_together()``)."""
+        with self.moving_together():
+            for name in self._turn_order_from_active():
+                mine = [o for o in objs if o.owner == name and o.id in self.objects]
+                while mine:
+                    if ordered and len({o.card.name for o in mine}) > 1:
+                        options = [Action("choose", name, choice=o.id) for o in mine]
+                        action = yield Decision("order_graveyard", name, options,
+                                                count=len(mine))
+                        chosen = self.objects[action.choice]
+                    else:
+                        chosen = mine[0]
+                    mine.remove(chosen)
+                    self._destroyed_or_moved(chosen, (causes or {}).get(chosen.id, cause))
 
     def _destroyed_or_moved(self, obj: GameObject, cause: str) -> None:
         if obj.zone == BATTLEFIELD:
@@ -766,7 +790,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def destroy(self, target: int, *, regenerate: bool = True) -> None:
         obj = self.objects.get(target)
-        if obj is None or obj.zone != BATTLEFIELD:
+        if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
+            # A phased-out permanent is treated as though it does not exist (modern 702.26b):
+            # no effect destroys it, not even one that refers to it without targeting it
+            # (Stone Giant's delayed "destroy that creature"). In 2004 it is not in play.
             return
         if self.has(obj, "indestructible"):
             return
@@ -1380,20 +1407,24 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             # "If you would lose the game, instead ..." (a replacement, 217.1d, 400.6); where
             # it and another state-based action move the same object, its controller chooses.
             losers = yield from self._replace_losses(losers, destroyed, to_graveyard)
-        if self.owners_order_rule_deaths:
-            # Destroyed and put into graveyards at once: each owner orders their own (404.3).
-            dying = [o for o in destroyed if o.zone == BATTLEFIELD and not self.has(
-                o, "indestructible") and not self._regenerated(o)]
-            causes = {o.id: "destroy" for o in dying}
-            dying += [o for o in to_graveyard if o.id in self.objects and o not in dying]
-            if dying:
-                yield from self.put_into_graveyards(dying, "state_based", causes)
-        else:
-            for obj in destroyed:
-                self.destroy(obj.id)
-            dying = [o for o in to_graveyard if o.id in self.objects]
-            if dying:
-                yield from self.put_into_graveyards(dying, "state_based", ordered=False)
+        # The state-based actions are performed at once, one event (modern 704.3): what
+        # replaces a move to a graveyard is decided once, as it begins (modern 614.1a).
+        with self.moving_together():
+            if self.owners_order_rule_deaths:
+                # Destroyed and put into graveyards at once: each owner orders their own
+                # (404.3).
+                dying = [o for o in destroyed if o.zone == BATTLEFIELD and not self.has(
+                    o, "indestructible") and not self._regenerated(o)]
+                causes = {o.id: "destroy" for o in dying}
+                dying += [o for o in to_graveyard if o.id in self.objects and o not in dying]
+                if dying:
+                    yield from self.put_into_graveyards(dying, "state_based", causes)
+            else:
+                for obj in destroyed:
+                    self.destroy(obj.id)
+                dying = [o for o in to_graveyard if o.id in self.objects]
+                if dying:
+                    yield from self.put_into_graveyards(dying, "state_based", ordered=False)
         for obj in ceasing:
             self._cease_to_exist(obj)
         if losers:

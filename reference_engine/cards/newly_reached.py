@@ -59,7 +59,9 @@ def _smaller_than_giant(giant: GameObject) -> TargetSpec:
 def _destroy_that(creature: GameObject) -> Any:
     def effect(game: Game, item: StackItem) -> None:
         # "That creature" is the object the ability targeted, creature or not by now (2004
-        # 202.2a); a new object it has become (it left the battlefield) is not it.
+        # 202.2a); a new object it has become (it left the battlefield) is not it. Phased
+        # out, it is treated as though it did not exist: Game.destroy leaves it alone (modern
+        # 702.26b).
         if game.objects.get(creature.id) is creature and creature.zone == BATTLEFIELD:
             game.destroy(creature.id)
     return effect
