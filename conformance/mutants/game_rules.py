@@ -3,19 +3,79 @@ numbers and symbols (cr2004 100-104 and their modern counterparts)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator
 
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
-from reference_engine import combat, mana
+from reference_engine import combat, decks, mana
 from reference_engine.actions import Action
 from reference_engine.cards import choices, common, core
 from reference_engine.constants import BATTLEFIELD, HAND
 from reference_engine.editions import Game2004
 from reference_engine.game import PERMANENT_TYPES, Game, cost_of
 from reference_engine.objects import Decision
+from reference_engine.setup import _Builder
+
+
+def _fresh_payment_memo(p: Patcher) -> None:
+    """A mutant of the mana checks gets a memo of payment plans of its own: the unmutated
+    engine's answers (mana._plan is memoised, and a mutant's process is forked from one that
+    ran the cases unmutated) would otherwise hide the mutation from every cast paid from
+    named sources."""
+    p.set(mana, "_plan", functools.lru_cache(maxsize=8192)(mana._plan.__wrapped__))
+
+
+# -- 100: general (deck rules, conceding) -------------------------------------------------------
+
+
+@mutant("deck-size-unchecked", "cr2004:100.2 cr2004:100.3",
+        "No minimum deck size: a constructed deck of 59 cards (a limited one of 39) is legal.")
+def _deck_size_unchecked(p: Patcher) -> None:
+    p.source(decks.deck_problems, ("if len(cards) < minimum:", "if False:"))
+
+
+@mutant("limited-minimum-unchecked", "cr2004:100.3",
+        "A limited deck has no minimum size: a limited deck of 39 cards is legal.")
+def _limited_unchecked(p: Patcher) -> None:
+    p.source(decks.deck_problems, ("if len(cards) < minimum:",
+                                   'if fmt == "constructed" and len(cards) < minimum:'))
+
+
+@mutant("only-first-deck-checked", "cr2004:100.2 cr2004:100.3",
+        "Only player A's deck is checked against the format; B may bring any deck.")
+def _first_deck(p: Patcher) -> None:
+    p.source(_Builder.seeded_start, (
+        "problems = deck_problems(names, fmt or \"limited\", self.edition, ante=ante)",
+        "problems = deck_problems(names, fmt or \"limited\", self.edition, ante=ante) "
+        "if name == \"A\" or fmt is None else []"))
+
+
+@mutant("copy-limit-unchecked", "cr2004:100.2",
+        "No four-copy limit in constructed: five Lightning Bolts are legal.")
+def _copies_unchecked(p: Patcher) -> None:
+    p.source(decks.deck_problems, ('if fmt == "constructed" and count > MAX_COPIES and not basic:',
+                                   "if False:"))
+
 
 # -- 101: starting the game ---------------------------------------------------------------------
+
+
+@mutant("decks-not-shuffled", "cr2004:101.1",
+        "The decks are not shuffled before the game: each library keeps the order the deck was "
+        "given in.")
+def _no_shuffle(p: Patcher) -> None:
+    p.source(_Builder.seeded_start, ("game.shuffle(name)",
+                                     "game.players[name].library.reverse()"))
+
+
+@mutant("decks-swapped", "cr2004:101.1 modern:401.1",
+        "Each player's deck becomes the opponent's library (the seats mixed up).")
+def _swapped(p: Patcher) -> None:
+    p.source(_Builder.seeded_start, (
+        "player.library.append(self.make(item, where, name, LIBRARY))",
+        "game.players[other(name)].library.append(self.make(item, where, other(name), "
+        "LIBRARY))"))
 
 
 @mutant("start-life-25", "cr2004:101.3",
@@ -127,7 +187,7 @@ def _both_lose(p: Patcher) -> None:
         "self._end_game(losers[:1], reasons[0])"))
 
 
-@mutant("concede-as-zero-life", "cr2004:102.7 cr2004:102.3 modern:405.6g",
+@mutant("concede-as-zero-life", "cr2004:102.7 cr2004:102.3 cr2004:100.6 modern:405.6g",
         "Conceding sets the player's life to 0: the game ends only at the next check.")
 def _concede_life(p: Patcher) -> None:
     def _concede(self: Game, name: str) -> None:
@@ -137,13 +197,25 @@ def _concede_life(p: Patcher) -> None:
     p.set(Game, "_concede", _concede)
 
 
-@mutant("concede-needs-priority", "cr2004:102.7 modern:405.6g",
+@mutant("concede-needs-priority", "cr2004:102.7 cr2004:100.6 modern:405.6g",
         "Only the player who holds priority (or must decide) may concede.")
 def _concede_priority(p: Patcher) -> None:
     p.source(Game.legal_actions,
              ("+ self._concede_actions", '+ [Action("concede", decision.player)]'), count=2)
     p.source(Game.perform, ('if action.kind != "concede" and action.core() not in',
                             "if action.core() not in"))
+
+
+@mutant("loop-not-a-draw", "cr2004:102.6",
+        "A loop of mandatory actions is not detected: the game goes on forever.")
+def _loop_forever(p: Patcher) -> None:
+    p.source(Game._check_loop, ('self._draw_game("loop")', "pass"))
+
+
+@mutant("loop-with-choice-is-a-draw", "cr2004:102.6",
+        "A loop is a draw even when a player chooses, each time round, to go on with it.")
+def _loop_choice(p: Patcher) -> None:
+    p.source(Game._check_loop, ("if self._optional_choice:", "if False:"))
 
 
 # -- 103: the golden rules ---------------------------------------------------------------------
@@ -154,6 +226,14 @@ def _concede_priority(p: Patcher) -> None:
 def _hand_size_text(p: Patcher) -> None:
     p.source(Game._cleanup, ('maximum = self.player_rules(self.active)["max_hand_size"]',
                              "maximum = self.players[self.active].max_hand_size"))
+
+
+@mutant("instant-timing-text-ignored", "cr2004:103.1",
+        "A card's \"you may play it any time you could play an instant\" (Raging Kavu) is "
+        "ignored: creature cards are played only as sorceries.")
+def _flash_ignored(p: Patcher) -> None:
+    p.source(Game._pool_actions, ('"Instant" not in types and not self.has(obj, "flash"):',
+                                  '"Instant" not in types:'))
 
 
 @mutant("extra-land-plays-ignored", "cr2004:103.1 cr2004:212.6b",
@@ -218,6 +298,7 @@ def _negative_floor(p: Patcher) -> None:
 @mutant("coloured-cost-any-colour", "cr2004:104.3a",
         "Coloured mana symbols are checked only as an amount: any colour pays {G}.")
 def _colour_any(p: Patcher) -> None:
+    _fresh_payment_memo(p)
     p.source(mana.can_pay, ("if have < need:", "if False:"))
     p.source(mana.max_x, ("if have < need:", "if False:"))
 
@@ -225,6 +306,7 @@ def _colour_any(p: Patcher) -> None:
 @mutant("generic-needs-colourless", "cr2004:104.3b",
         "Generic mana ({1}) can be paid only with colourless mana.")
 def _generic_colourless(p: Patcher) -> None:
+    _fresh_payment_memo(p)
     p.source(mana.can_pay, ("return sum(pool) - sum(cost.colored) >=",
                             "return pool[5] - cost.colored[5] >="))
     p.source(mana.max_x, ("spare = sum(pool) - sum(cost.colored) - cost.generic",
@@ -235,6 +317,7 @@ def _generic_colourless(p: Patcher) -> None:
 @mutant("colourless-cannot-pay-generic", "cr2004:104.3b cr2004:104.3d",
         "Colourless mana (Mind Stone's) can't pay generic costs; only coloured mana can.")
 def _colourless_generic(p: Patcher) -> None:
+    _fresh_payment_memo(p)
     p.source(mana.can_pay, ("return sum(pool) - sum(cost.colored) >=",
                             "return sum(pool[:5]) - sum(cost.colored[:5]) >="))
     p.source(mana.max_x, ("spare = sum(pool) - sum(cost.colored) - cost.generic",
@@ -246,6 +329,7 @@ def _colourless_generic(p: Patcher) -> None:
 @mutant("x-not-paid", "cr2004:104.3c",
         "The value chosen for X is used by the effect but not added to the cost paid.")
 def _x_free(p: Patcher) -> None:
+    _fresh_payment_memo(p)
     p.source(mana.can_pay, ("cost.generic + cost.x * x", "cost.generic"))
     p.source(mana.default_payment, ("generic = cost.generic + cost.x * x",
                                     "generic = cost.generic"))

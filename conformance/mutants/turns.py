@@ -97,3 +97,49 @@ def _extra_fifo(p: Patcher) -> None:
         "After an extra turn the turn passes to the extra turn's player's opponent.")
 def _extra_order(p: Patcher) -> None:
     p.source(Game._begin_turn, ("if not extra:", "if True:"))
+
+
+# -- added for issue 12 (coverage of cr2004 300) -------------------------------------------------
+
+
+@mutant("empty-upkeep-skipped", "cr2004:300.1",
+        "An upkeep step in which nothing triggers is skipped: the turn goes from untap to draw "
+        "without giving anyone priority in the upkeep.")
+def _skip_upkeep(p: Patcher) -> None:
+    p.source(Game._run_step, (
+        'self.fire("step", None, step=step)\n    yield from self._priority_round()',
+        'self.fire("step", None, step=step)\n'
+        "    if step == UPKEEP and not self.triggered and not self.stack:\n"
+        "        return\n"
+        "    yield from self._priority_round()"))
+
+
+@mutant("step-ends-when-stack-empties", "cr2004:300.2",
+        "A step ends as soon as the stack is emptied: after the last spell resolves, the step "
+        "ends without the players passing again on the empty stack.")
+def _ends_on_empty(p: Patcher) -> None:
+    p.source(Game._priority_round, (
+        "yield from self._resolve_top()\n            resolutions += 1\n",
+        "yield from self._resolve_top()\n            resolutions += 1\n"
+        "            yield from self._settle()\n"
+        "            if not self.stack:\n"
+        "                return\n"))
+
+
+@mutant("until-end-of-combat-ends-as-end-of-combat-begins", "cr2004:300.4",
+        "\"Until end of combat\" effects end as the end of combat step begins, not as the "
+        "combat phase ends.")
+def _eoc_early(p: Patcher) -> None:
+    p.source(Game._run_step, (
+        "self.step = step\n",
+        "self.step = step\n"
+        "    if step == END_COMBAT:\n"
+        '        self._expire("combat")\n'))
+
+
+@mutant("extra-turn-after-opponents-next-turn", "cr2004:300.6",
+        "An extra turn is queued after the opponent's next turn: a player never takes two turns "
+        "in a row.")
+def _extra_late(p: Patcher) -> None:
+    p.source(Game._next_step, ("if self.extra_turns:",
+                               "if self.extra_turns and self.extra_turns[-1] != self.active:"))

@@ -8,11 +8,11 @@ from typing import Any
 
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
-from reference_engine import combat, layers
+from reference_engine import combat, editions, layers
 from reference_engine.actions import Action
-from reference_engine.cards import common
+from reference_engine.cards import choices, common
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD, MAIN_STEPS, STACK
-from reference_engine.editions import Game2004
+from reference_engine.editions import Game2004, GameModern
 from reference_engine.game import Game
 from reference_engine.objects import Decision, GameObject, StackItem
 
@@ -322,3 +322,519 @@ def _token_stays(p: Patcher) -> None:
 def _legend(p: Patcher) -> None:
     p.source(Game._state_based_actions, ("if len(legendary) > 1 or len(worlds) > 1:",
                                          "if len(worlds) > 1:"))
+
+
+@mutant("legend-rule-per-controller-2004", "cr2004:215.1",
+        "The 2004 legend rule looks at each player's permanents apart (the modern rule): two "
+        "players may each keep a legendary permanent of the same name.")
+def _legend_per_controller(p: Patcher) -> None:
+    p.source(Game2004._rule_victims, (
+        "by_name.setdefault(self.chars(obj).name, []).append(obj)",
+        "by_name.setdefault((obj.controller, self.chars(obj).name), []).append(obj)"))
+
+
+@mutant("legend-rule-keeps-newest-2004", "cr2004:215.1",
+        "The 2004 legend rule keeps the newest legendary permanent of a name, not the one in "
+        "play longest.")
+def _legend_newest(p: Patcher) -> None:
+    p.source(Game2004._rule_victims, ("oldest = min(o.timestamp for o in group)",
+                                      "oldest = max(o.timestamp for o in group)"))
+
+
+@mutant("token-controller-is-creator", "cr2004:216.1 cr2004:214.4",
+        "A token is controlled by the controller of the spell or ability that made it, not by "
+        "the player who put it into play (Forbidden Orchard's Spirit stays with its tapper).")
+def _token_controller(p: Patcher) -> None:
+    p.source(Game.create_token, ("token.controller = token.base_controller = receiver",
+                                 "token.controller = token.base_controller = creator"))
+
+
+@mutant("token-name-one-creature-type", "cr2004:216.1",
+        "A multi-word token name gives a single creature type, its last word (a Goblin Scout "
+        "token is only a Scout).")
+def _token_one_type(p: Patcher) -> None:
+    p.source(common.token_card, ('type_line = " ".join(types)',
+                                 'subtypes = subtypes[-1:]\n    type_line = " ".join(types)'))
+
+
+@mutant("token-named-type-token", "cr2004:216.1",
+        "A token is named for its creature types with \"Token\" added (Raise the Alarm makes "
+        "\"Soldier Token\"s), not named exactly as its creature type or as the effect says.")
+def _token_name(p: Patcher) -> None:
+    p.source(common.token_card, ("return CardData(name=name,",
+                                 "return CardData(name=name + \" Token\","))
+
+
+@mutant("token-without-creature-types", "cr2004:214.2",
+        "A token gets the name its spell gives it but no creature type: a token's types are "
+        "not set by the effect that made it.")
+def _token_no_types(p: Patcher) -> None:
+    p.source(common.token_card, ('type_line = " ".join(types)',
+                                 'subtypes = ()\n    type_line = " ".join(types)'))
+
+
+@mutant("effects-skip-tokens", "cr2004:216.2",
+        "Continuous effects that affect permanents (Glorious Anthem) leave tokens alone.")
+def _effects_skip_tokens(p: Patcher) -> None:
+    p.source(layers.LayersMixin._compute_chars, (
+        "if obj.zone == BATTLEFIELD:\n        for effect in self.continuous_effects():",
+        "if obj.zone == BATTLEFIELD and not obj.token:\n"
+        "        for effect in self.continuous_effects():"))
+
+
+@mutant("destroy-all-spares-tokens", "cr2004:216.2",
+        "\"Destroy all creatures\" (Wrath of God) destroys creature cards only, not tokens.")
+def _wrath_tokens(p: Patcher) -> None:
+    p.source(choices._wrath, ('and not game.has(o, "indestructible")',
+                              'and not game.has(o, "indestructible") and not o.token'))
+
+
+@mutant("zone-change-keeps-tapped", "cr2004:214.3",
+        "A permanent that leaves play and comes back keeps the tapped status it had: it does "
+        "not come into play untapped.")
+def _keeps_tapped(p: Patcher) -> None:
+    original = Game.move
+
+    def move(self: Game, obj: GameObject, to: int, *args: Any, **kwargs: Any
+             ) -> GameObject | None:
+        new = original(self, obj, to, *args, **kwargs)
+        if new is not None and obj.tapped:
+            new.tapped = True
+        return new
+
+    p.set(Game, "move", move)
+
+
+# -- spells (213.2, 213.4, 213.5) -----------------------------------------------------------------
+
+
+@mutant("spell-without-card-types", "cr2004:213.2",
+        "A spell on the stack has no card types of its own: a creature card cast is no "
+        "\"creature spell\" (it still resolves into play by its card's types).")
+def _spell_untyped(p: Patcher) -> None:
+    p.source(layers.LayersMixin._compute_chars, (
+        '    if "Creature" not in chars.types:\n        chars.power',
+        '    if obj.zone == STACK:\n        chars.types = frozenset()\n'
+        '    if "Creature" not in chars.types:\n        chars.power'))
+    p.source(Game._resolve_top, ("if PERMANENT_TYPES.intersection(self.chars(obj).types):",
+                                 "if PERMANENT_TYPES.intersection(obj.card.types):"))
+
+
+@mutant("spell-change-lost-in-play", "cr2004:213.5",
+        "An effect that changed a spell (Purelace made it white) stops applying once the spell "
+        "has become a permanent.")
+def _spell_change_lost(p: Patcher) -> None:
+    p.source(Game.move, ("if effect.target == obj.id:\n                effect.target = new.id",
+                         "pass"))
+
+
+@mutant("spell-controlled-by-active-player", "cr2004:213.4",
+        "A spell is controlled by the active player, not by the player who cast it.")
+def _spell_active(p: Patcher) -> None:
+    p.source(Game._cast, ("card.controller = action.player", "card.controller = self.active"),
+             ('StackItem(card.id, "spell", action.player,',
+              'StackItem(card.id, "spell", self.active,'))
+
+
+# -- card data: subtypes and supertypes (212.2c, 212.3c, 212.4c, 212.5c, 212.6c, 212.6f, 212.7c) --
+
+_BASE_TYPES = "frozenset(card.supertypes), frozenset(card.types), card.subtypes,"
+
+
+@mutant("artifact-subtypes-dropped", "cr2004:212.2c",
+        "A noncreature artifact has no subtype: its artifact types (Equipment) are not read.")
+def _artifact_subtypes(p: Patcher) -> None:
+    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+        "card.subtypes,", '(() if card.types == ("Artifact",) else card.subtypes),')))
+
+
+@mutant("subtypes-first-word-only", "cr2004:212.3c cr2004:212.6c",
+        "Only the first of several subtypes is read (Worldgorger Dragon only a Nightmare, "
+        "Tropical Island only a Forest).")
+def _first_subtype(p: Patcher) -> None:
+    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+        "card.subtypes,", "card.subtypes[:1],")))
+
+
+@mutant("local-enchantment-subtype-aura", "cr2004:212.4c",
+        "A 2004 local enchantment has the modern subtype Aura, not \"Enchant\" and what it may "
+        "enchant.")
+def _aura_subtype(p: Patcher) -> None:
+    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+        "card.subtypes,", '(("Aura",) if obj.impl.enchant is not None else card.subtypes),')))
+
+
+@mutant("spell-type-as-subtype", "cr2004:212.5c cr2004:212.7c",
+        "Instants and sorceries have their card type as subtype too (a type line read as "
+        "\"Instant — Instant\").")
+def _spell_subtype(p: Patcher) -> None:
+    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+        "card.subtypes,",
+        '(card.subtypes or tuple(t for t in card.types if t in ("Instant", "Sorcery"))),')))
+
+
+@mutant("basic-by-land-type", "cr2004:212.6f",
+        "A land with a basic land type is basic (Tropical Island a basic land), whatever its "
+        "supertypes.")
+def _basic_by_type(p: Patcher) -> None:
+    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+        "frozenset(card.supertypes),",
+        '(frozenset(card.supertypes) | ({"Basic"} if set(card.subtypes) & {"Plains", "Island", '
+        '"Swamp", "Mountain", "Forest"} else set())),')))
+
+
+@mutant("intrinsic-mana-basic-lands-only", "cr2004:212.6d",
+        "Only basic lands have the mana abilities of their land types: a nonbasic land with "
+        "basic land types and no rules text (Tropical Island) makes no mana.")
+def _intrinsic_basic(p: Patcher) -> None:
+    p.source(layers.LayersMixin._compute_chars, (
+        'if "Land" in chars.types:\n        intrinsic',
+        'if "Land" in chars.types and "Basic" in chars.supertypes:\n        intrinsic'))
+
+
+# -- artifacts (212.2d, 212.2e) and Equipment (212.2g, 212.2i) ------------------------------------
+
+
+@mutant("artifacts-always-colourless", "cr2004:212.2d",
+        "An artifact is colourless whatever effects say: an effect cannot make it white.")
+def _artifact_colourless(p: Patcher) -> None:
+    p.source(layers.LayersMixin._compute_chars, (
+        '    if "Creature" not in chars.types:\n        chars.power',
+        '    if "Artifact" in chars.types:\n        chars.colors = ()\n'
+        '    if "Creature" not in chars.types:\n        chars.power'))
+
+
+@mutant("artifact-creature-not-an-artifact", "cr2004:212.2e",
+        "An artifact creature card is a creature only: its artifact type is lost (Terror may "
+        "target Ornithopter).")
+def _artifact_creature(p: Patcher) -> None:
+    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+        "frozenset(card.types),",
+        '(frozenset(card.types) - {"Artifact"} if "Creature" in card.types '
+        'else frozenset(card.types)),')))
+
+
+_EQUIP_TEXT = "target creature you control"
+
+
+@mutant("equip-any-permanent", "cr2004:212.2g",
+        "Equip may target any permanent its controller controls, a land too, not only a "
+        "creature.")
+def _equip_permanent(p: Patcher) -> None:
+    p.source(Game.target_candidates, ('if kind == "permanent":',
+                                      f'if kind == "permanent" or spec.text == "{_EQUIP_TEXT}":'))
+    p.source(Game.target_legal, ('if kind == "creature" and "Creature" not in types:',
+                                 'if kind == "creature" and "Creature" not in types and '
+                                 f'spec.text != "{_EQUIP_TEXT}":'))
+
+
+@mutant("equipment-stays-on-noncreature", "cr2004:212.2g",
+        "Equipment stays attached to a permanent that is no longer a creature.")
+def _equipment_noncreature(p: Patcher) -> None:
+    p.source(Game._equipment_legal, ('return "Creature" in self.chars(target).types',
+                                     "return True"))
+
+
+@mutant("equipment-creature-stays-attached", "cr2004:212.2i",
+        "An Equipment that becomes a creature stays attached to the creature it equips.")
+def _equipment_creature(p: Patcher) -> None:
+    p.source(Game._equipment_legal, (
+        "return False  # an Equipment that is a creature can't equip (212.2i)", "pass"))
+
+
+@mutant("equipment-falls-off-on-control-change", "cr2004:212.2h",
+        "Equipment must stay on a creature its controller controls: it comes off a creature "
+        "whose control changes (the check is made all the time, not only as equip is played "
+        "and resolves).")
+def _equipment_control_check(p: Patcher) -> None:
+    p.source(Game._equipment_legal, (
+        'return "Creature" in self.chars(target).types',
+        'return "Creature" in self.chars(target).types and '
+        "target.controller == equipment.controller"))
+
+
+@mutant("equipment-control-follows-control-change", "cr2004:212.2k",
+        "A control change of an equipped creature takes its Equipment along: the creature's "
+        "new controller controls the Equipment too.")
+def _equipment_control_change(p: Patcher) -> None:
+    p.source(layers.LayersMixin.refresh_control, (
+        "            obj.controller = desired\n"
+        "            obj.controlled_since = self.turn\n",
+        "            obj.controller = desired\n"
+        "            obj.controlled_since = self.turn\n"
+        "            for item in self.battlefield:\n"
+        "                if item.attached_to == obj.id and "
+        "\"Equipment\" in self.chars(item).subtypes:\n"
+        "                    item.controller = item.base_controller = desired\n"))
+
+
+@mutant("equipment-ability-for-creature-controller", "cr2004:212.2k",
+        "An Equipment's own abilities (equip) can be played by the equipped creature's "
+        "controller too, not only by the Equipment's controller.")
+def _equipment_own_ability(p: Patcher) -> None:
+    original = Game._pool_actions
+
+    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+        actions = original(self, name, costly=costly)
+        if costly:
+            return actions
+        player = self.players[name]
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        for obj in self.battlefield:
+            if obj.controller == name or obj.phased_out or (
+                    "Equipment" not in self.chars(obj).subtypes):
+                continue
+            equipped = self.objects.get(obj.attached_to) if isinstance(
+                obj.attached_to, int) else None
+            if equipped is None or equipped.controller != name:
+                continue
+            # Played as if the equipped creature's controller controlled the Equipment.
+            controller, obj.controller = obj.controller, name
+            try:
+                for index, spec in enumerate(self.abilities(obj)):
+                    if spec.granted_by is None:
+                        self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+            finally:
+                obj.controller = controller
+        return actions
+
+    p.set(Game, "_pool_actions", _pool_actions)
+
+
+# -- local and world enchantments (212.4b, 212.4e, 212.4g, 212.4i, 212.4j) ------------------------
+
+
+@mutant("aura-enters-with-nothing-to-enchant", "cr2004:212.4e",
+        "A local enchantment put into play with nothing it could enchant comes into play "
+        "anyway (and is then put into the graveyard from play).")
+def _aura_nothing(p: Patcher) -> None:
+    p.source(Game.move, ("if not candidates:\n            return None",
+                         "if not candidates:\n            pass"))
+
+
+@mutant("creature-aura-may-enchant-creature", "cr2004:212.4g",
+        "A local enchantment that is also a creature may go on enchanting a creature.")
+def _creature_aura(p: Patcher) -> None:
+    p.source(Game._aura_legal, (
+        "return False  # an Aura that is a creature can't enchant a creature (212.4g)", "pass"))
+
+
+@mutant("aura-controller-follows-enchanted", "cr2004:212.4i cr2004:212.4b",
+        "A local enchantment is controlled by the controller of the permanent it enchants, not "
+        "by the player who put it into play.")
+def _aura_follows(p: Patcher) -> None:
+    original = Game.move
+
+    def follow(game: Game, obj: GameObject) -> None:
+        if obj.impl.enchant is not None and isinstance(obj.attached_to, int):
+            enchanted = game.objects.get(obj.attached_to)
+            if enchanted is not None:
+                obj.controller = obj.base_controller = enchanted.controller
+
+    def move(self: Game, obj: GameObject, to: int, *args: Any, **kwargs: Any
+             ) -> GameObject | None:
+        new = original(self, obj, to, *args, **kwargs)
+        if new is not None and to == BATTLEFIELD:
+            follow(self, new)
+        return new
+
+    original_attach = Game.attach
+
+    def attach(self: Game, obj: GameObject, target: int | str) -> None:
+        original_attach(self, obj, target)
+        follow(self, obj)
+
+    p.set(Game, "move", move)
+    p.set(Game, "attach", attach)
+
+
+@mutant("aura-ability-for-aura-controller", "cr2004:212.4i",
+        "An ability granted by a local enchantment can be played by the enchantment's "
+        "controller too, not only by the enchanted permanent's.")
+def _aura_granted(p: Patcher) -> None:
+    original = Game._pool_actions
+
+    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+        actions = original(self, name, costly=costly)
+        if costly:
+            return actions
+        player = self.players[name]
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        for obj in self.battlefield:
+            if obj.controller == name or obj.phased_out:
+                continue
+            for index, spec in enumerate(self.abilities(obj)):
+                granter = self.objects.get(spec.granted_by) if spec.granted_by else None
+                if granter is not None and granter.controller == name and (
+                        granter.impl.enchant is not None):
+                    self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+        return actions
+
+    p.set(Game, "_pool_actions", _pool_actions)
+
+
+@mutant("aura-entry-choice-ignores-enchant", "cr2004:212.4e",
+        "A local enchantment put into play without being cast may be put on any permanent "
+        "its player chooses, one it could not legally enchant too.")
+def _aura_entry_any(p: Patcher) -> None:
+    p.source(Game.aura_candidates, (
+        "return [t for t in self.target_candidates(spec, controller, targeting=False)\n"
+        "            if t != aura.id]",
+        "return [o.id for o in self.battlefield if o.id != aura.id]"))
+
+
+@mutant("aura-ability-for-enchanted-controller", "cr2004:212.4i",
+        "A local enchantment's own ability can be played by the enchanted permanent's "
+        "controller too, not only by the enchantment's controller.")
+def _aura_own_ability(p: Patcher) -> None:
+    original = Game._pool_actions
+
+    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+        actions = original(self, name, costly=costly)
+        if costly:
+            return actions
+        player = self.players[name]
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        for obj in self.battlefield:
+            if obj.controller == name or obj.phased_out or obj.impl.enchant is None:
+                continue
+            enchanted = self.objects.get(obj.attached_to) if isinstance(
+                obj.attached_to, int) else None
+            if enchanted is None or enchanted.controller != name:
+                continue
+            # Played as if the enchanted permanent's controller controlled the Aura (paying
+            # from that player's pool).
+            controller, obj.controller = obj.controller, name
+            try:
+                for index, spec in enumerate(self.abilities(obj)):
+                    if spec.granted_by is None:
+                        self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+            finally:
+                obj.controller = controller
+        return actions
+
+    p.set(Game, "_pool_actions", _pool_actions)
+
+
+@mutant("aura-control-follows-control-change", "cr2004:212.4i",
+        "A control change of an enchanted permanent takes the local enchantments on it along: "
+        "the new controller controls them too.")
+def _aura_control_change(p: Patcher) -> None:
+    p.source(layers.LayersMixin.refresh_control, (
+        "            obj.controller = desired\n"
+        "            obj.controlled_since = self.turn\n",
+        "            obj.controller = desired\n"
+        "            obj.controlled_since = self.turn\n"
+        "            for aura in self.battlefield:\n"
+        "                if aura.attached_to == obj.id and aura.impl.enchant is not None:\n"
+        "                    aura.controller = aura.base_controller = desired\n"))
+
+
+@mutant("world-rule-keeps-oldest", "cr2004:212.4j",
+        "Of two world enchantments the one in play longest stays, not the newest.")
+def _world_oldest(p: Patcher) -> None:
+    p.source(editions._all_but_newest, ("newest = max(o.timestamp for o in worlds)",
+                                        "newest = min(o.timestamp for o in worlds)"))
+
+
+@mutant("world-tie-keeps-one", "cr2004:212.4j",
+        "World enchantments that came into play at once: one of them stays (no tie rule).")
+def _world_tie(p: Patcher) -> None:
+    p.source(editions._all_but_newest, ("if len(stays) > 1 or o is not stays[0]",
+                                        "if o is not stays[0]"))
+
+
+# -- timing (212.5a, 212.5e), resolving permanents (212.2b-212.4b), creature types (212.1e, 215.2) -
+
+
+@mutant("instants-at-sorcery-speed", "cr2004:212.5a",
+        "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
+def _instant_timing(p: Patcher) -> None:
+    p.source(Game._pool_actions, (_SORCERY_LINE,
+                                  'if not sorcery_ok and not self.has(obj, "flash"):'))
+
+
+@mutant("instant-timing-permission-ignored", "cr2004:212.5e",
+        "\"Any time you could play an instant\" (flash) is ignored on a non-instant card: "
+        "Raging Kavu only at sorcery timing.")
+def _flash_ignored(p: Patcher) -> None:
+    p.source(Game._pool_actions, (_SORCERY_LINE,
+                                  'if not sorcery_ok and "Instant" not in types:'))
+
+
+@mutant("resolves-under-last-passer", "cr2004:212.2b cr2004:212.3b cr2004:212.4b",
+        "A permanent spell resolves under the control of the player who passed last (the "
+        "caster's opponent when the caster passed first), not its caster's.")
+def _resolve_last_passer(p: Patcher) -> None:
+    p.source(Game._priority_round, ("yield from self._resolve_top()",
+                                    "self.last_passer = player\n"
+                                    "            yield from self._resolve_top()"))
+    p.source(Game._resolve_top, ('controller=item.controller, cause="resolve"',
+                                 'controller=getattr(self, "last_passer", item.controller), '
+                                 'cause="resolve"'))
+
+
+@mutant("creature-type-choice-takes-land-types", "cr2004:212.1e",
+        "A choice of creature type accepts any subtype, a land type (Forest) too.")
+def _choice_any_subtype(p: Patcher) -> None:
+    p.source(Game._make_entry_choices, (
+        "options = sorted(self.creature_types())",
+        'options = sorted(self.creature_types() | {"Plains", "Island", "Swamp", "Mountain", '
+        '"Forest"})'))
+
+
+@mutant("legend-no-creature-type-2004", "cr2004:215.2",
+        "Legend is no creature type under the 2004 rules (as in modern): it cannot be named.")
+def _legend_type_2004(p: Patcher) -> None:
+    p.set(Game2004, "legend_creature_type", False)
+
+
+@mutant("legend-creature-type-modern", "cr2004:215.2",
+        "Legend is still a creature type under the modern rules (it was dropped in 2007).")
+def _legend_type_modern(p: Patcher) -> None:
+    p.set(GameModern, "legend_creature_type", True)
+
+
+@mutant("legendary-creature-is-a-legend", "cr2004:215.2",
+        "A legendary permanent that becomes a creature gets the creature type Legend.")
+def _legendary_legend(p: Patcher) -> None:
+    p.source(common.add_types, (
+        "chars.types = chars.types | frozenset(types)",
+        "chars.types = chars.types | frozenset(types)\n"
+        '    if "Creature" in types and "Legendary" in chars.supertypes:\n'
+        '        chars.subtypes = chars.subtypes + ("Legend",)'))
+
+
+@mutant("resolved-spell-to-active-players-graveyard", "cr2004:212.5b cr2004:212.7b",
+        "A resolved instant or sorcery goes to the active player's graveyard, not its owner's.")
+def _spell_active_graveyard(p: Patcher) -> None:
+    p.source(Game._resolve_top, (
+        'if obj.zone == STACK and obj.id in self.objects:\n'
+        '            self.move(obj, GRAVEYARD, cause="resolve")',
+        'if obj.zone == STACK and obj.id in self.objects:\n'
+        '            obj.owner = self.active\n'
+        '            self.move(obj, GRAVEYARD, cause="resolve")'))
+
+
+# -- the other edition's rule: an engine playing the 2004 rule in modern ------------------------
+
+
+@mutant("legend-rule-2004-in-modern", "cr2004:215.1",
+        "The modern game plays the June 2004 legend rule: the legendary permanent in play "
+        "longest stays, whoever controls it, with no choice.")
+def _legend_2004_modern(p: Patcher) -> None:
+    p.set(GameModern, "_rule_victims", Game2004._rule_victims)
+
+
+@mutant("token-owner-2004-in-modern", "cr2004:216.1",
+        "The modern game plays the 2004 token ownership: a token is owned by the controller of "
+        "the spell or ability that made it, not by the player who creates it.")
+def _token_owner_modern(p: Patcher) -> None:
+    p.set(GameModern, "_token_owner", Game2004._token_owner)
+
+
+@mutant("legend-rule-modern-in-2004", "cr2004:215.1",
+        "The 2004 game plays the modern legend rule: each player keeps one legendary "
+        "permanent of a name, of their choice.")
+def _legend_modern_2004(p: Patcher) -> None:
+    p.set(Game2004, "_rule_victims", GameModern._rule_victims)
