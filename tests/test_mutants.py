@@ -173,9 +173,6 @@ def test_an_error_or_crash_is_no_kill():
     assert (result.status, result.killed_by, len(result.other)) == ("survived", (), 4)
 
 
-@pytest.mark.xfail(strict=True, reason="four mutants survive until issue 12's cases kill them: "
-                   "coloured-cost-any-colour, mana-kept-through-phase-modern, "
-                   "token-owner-is-controller-2004, legend-rule-off")
 def test_every_shipped_mutant_is_killed_by_a_failing_bundled_case():
     """No equivalent mutant: each one changes what some bundled case checks."""
     from conformance.casefile import load
