@@ -49,14 +49,19 @@ class Payment:
     ``sources``: the engine activates the named sources' mana abilities as it pays;
     ``pool``: the harness activates them as actions first, then casts from the pool (not when
     an ``expect_illegal`` step names sources: the activations would stay done after the
-    rejection); ``auto``: the engine chooses its sources.
+    rejection; nor when a named source triggers as it is tapped for mana, Forbidden Orchard:
+    activated first, its trigger would be on the stack before the spell is cast, 2004 409.1f
+    and modern 605.4a); ``auto``: the engine chooses its sources.
     """
 
     illegal: bool  # an expect_illegal step names sources
+    triggering: bool = False  # a named source triggers when tapped for mana
 
     @property
     def forms(self) -> tuple[str, ...]:
-        return ("sources", "auto") if self.illegal else ("sources", "pool", "auto")
+        if self.illegal or self.triggering:
+            return ("sources", "auto")
+        return ("sources", "pool", "auto")
 
     def form_for(self, capabilities: frozenset[str]) -> str | None:
         """The form to use with an engine, or None if it has none of them."""
@@ -109,7 +114,10 @@ def derive(setup: Mapping[str, Any], steps: Iterable[Any],
             elif action.get("pay_with") is not None:
                 illegal = step.kind == "expect_illegal" or (payment is not None
                                                            and payment.illegal)
-                payment = Payment(illegal)
+                triggering = any(_triggers_for_mana(card_of(source, handle_cards))
+                                 for source in _sources(action["pay_with"])) or (
+                                     payment is not None and payment.triggering)
+                payment = Payment(illegal, triggering)
             elif "payment" in action or pool_in_setup or costs_mana(card, action):
                 found.add("pay.pool")
     return Needs(frozenset(found), payment)
@@ -231,6 +239,18 @@ def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
         if name in cards:
             return cards[name]
     return None
+
+
+def _sources(pay_with: Any) -> list[Any]:
+    if not isinstance(pay_with, list):
+        return []
+    return [s.get("card") if isinstance(s, Mapping) else s for s in pay_with]
+
+
+def _triggers_for_mana(card: CardData | None) -> bool:
+    """A card with an ability that triggers when it is tapped for mana."""
+    text = card.text.lower() if card is not None else ""
+    return "whenever" in text and "for mana" in text
 
 
 def is_mana_ability(card: CardData | None, index: Any) -> bool:

@@ -18,6 +18,8 @@ import pytest
 from conformance.cli import main
 from conformance.exitcodes import ExitCode
 
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fakes"
 FROZEN = FAKES / "cases"  # the first bundled cases, frozen

@@ -447,3 +447,13 @@ def test_a_bind_step_names_an_object_play_created(tmp_path):
     problems = [p.message for p in cases_of(tmp_path, early).problems]
     assert problems and problems[0].startswith("[soldier] is not a handle of the setup or of "
                                                "a bind step before")
+
+
+def test_a_source_that_triggers_when_tapped_for_mana_is_not_activated_before_the_cast():
+    # Activated first, Forbidden Orchard's trigger would be on the stack before the spell.
+    do = step("do", {"action": "cast", "player": "A", "card": "elves",
+                     "pay_with": ["orchard"]})
+    cards = {"elves": "Llanowar Elves", "orchard": "Forbidden Orchard"}
+    assert derive({}, [do], cards).payment.forms == ("sources", "auto")
+    cards["orchard"] = "Forest"
+    assert derive({}, [do], cards).payment.forms == ("sources", "pool", "auto")

@@ -41,7 +41,17 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     from conformance import __version__
-    from conformance.cli import cases, coverage, expectations, mutants, rules, run, smoke
+    from conformance.cli import (
+        cases,
+        coverage,
+        expectations,
+        fuzz,
+        mutants,
+        report,
+        rules,
+        run,
+        smoke,
+    )
     from conformance.protocol import VERSION
 
     parser = Parser(
@@ -60,6 +70,8 @@ def build_parser() -> Parser:
     coverage.register(commands)
     expectations.register(commands)
     mutants.register(commands)
+    fuzz.register(commands)
+    report.register(commands)
     return parser
 
 

@@ -78,6 +78,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                      "exits 4")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="One line per case instead of a progress bar")
+    run.add_argument("--no-report", action="store_true",
+                     help="Write no HTML report (by default the run writes the report to "
+                     "report/ and the suite's coverage to coverage.json, beside results.json)")
     run.set_defaults(handler=_run)
 
 
@@ -213,7 +216,46 @@ def _run(args: argparse.Namespace) -> int:
         print(f"mtgconf: internal error: the run did not complete (pytest exit status "
               f"{int(code)}); this is a bug of mtg-conformance", file=sys.stderr)
         return ExitCode.HARNESS
-    return summarise(context.results, run, args)
+    code = summarise(context.results, run, args)
+    if not args.no_report:
+        write_report(cases.cases, run)
+    return code
+
+
+def write_report(cases: Any, run: settings.Settings) -> None:
+    """Beside results.json: coverage.json (the suite's coverage, with each case's quotes) and
+    the HTML report (``reports``, built from those two files alone); print where it is."""
+    import reports
+    from conformance.cli.report import publish_summary
+    from conformance.resultsfile import write_json
+
+    coverage = run.results.with_name(reports.COVERAGE_FILE)
+    write_json(coverage, coverage_document(cases))
+    try:
+        written = reports.build([run.results], run.results.with_name("report"),
+                                coverage=coverage)
+    except reports.OutputError as exc:
+        print(f"mtgconf: warning: no report written: {exc}", file=sys.stderr)
+        return
+    publish_summary(written.markdown)
+    print(f"report:  {written.index}")
+
+
+def coverage_document(cases: Any) -> dict[str, Any]:
+    """What ``mtgconf coverage --json`` prints, plus ``cases``: each case (by the id its
+    results carry) with its summary, file, line, and its quote and catches per rule."""
+    from conformance.coverage import Coverage
+
+    document = Coverage.of(cases).to_json()
+    document["cases"] = {
+        case.id: {"base_id": case.base_id, "summary": case.summary, "file": str(case.file),
+                  "line": case.line, "editions": list(case.editions),
+                  "rules": list(case.rules),
+                  "quotes": {ref: case.quote_for(ref) for ref in case.rules},
+                  "catches": {ref: case.catches_for(ref) for ref in case.rules
+                              if case.catches_for(ref)}}
+        for case in cases}
+    return document
 
 
 def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) -> int:

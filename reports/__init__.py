@@ -1,0 +1,62 @@
+"""Rule coverage reports: a static HTML site an engine's author reads, from results files alone.
+
+The site (``reports.pages`` builds it as data, ``reports.render`` writes it with Jinja2) has a
+summary per engine and edition, the rule tree of each edition with a status per engine, a page
+per rule and per result that did not pass, the fuzz findings and the anomalies of the rules'
+sources; beside it ``summary.md`` (for a CI step summary) and ``badge.json`` (a shields.io
+endpoint badge). It needs no network and no JavaScript to be read.
+
+The report never imports the harness or an engine: it reads results.json files (and, when
+given, the coverage, mutants and fuzz files) and the rules corpus (``spec``).
+
+>>> written = build([Path("conformance-results/results.json")],
+...                 Path("conformance-results/report"))            # doctest: +SKIP
+>>> written.index                                                  # doctest: +SKIP
+PosixPath('conformance-results/report/index.html')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from reports.inputs import BadInput
+from reports.render import OutputError, Written
+
+__all__ = ["BadInput", "OutputError", "Written", "build", "coverage_beside"]
+
+COVERAGE_FILE = "coverage.json"
+
+
+def coverage_beside(results: Sequence[Path]) -> Path | None:
+    """The coverage.json ``mtgconf run`` wrote beside the first results file that has one."""
+    return next((p.parent / COVERAGE_FILE for p in results
+                 if (p.parent / COVERAGE_FILE).is_file()), None)
+
+
+def build(results: Sequence[Path], out: Path, *, coverage: Path | None = None,
+          mutants: Path | None = None, fuzz: Sequence[Path] = (),
+          baseline: Path | None = None, title: str | None = None) -> Written:
+    """Read the inputs and write the site into ``out`` (replacing a previous report there).
+
+    :raises BadInput: an input file is missing, not JSON, or not of its format.
+    :raises OutputError: ``out`` is a file, or a folder that holds something else.
+    """
+    from reports.inputs import read_coverage, read_fuzz, read_mutants, read_results
+    from reports.pages import Inputs, Site
+    from reports.render import write
+    from spec.corpus import Corpus
+
+    if not results:
+        raise BadInput("results", "give at least one results file")
+    inputs = Inputs(
+        runs=tuple(read_results(p) for p in results),
+        coverage=read_coverage(coverage) if coverage else None,
+        mutants=read_mutants(mutants) if mutants else None,
+        fuzz=tuple(read_fuzz(p) for p in fuzz),
+        baseline=read_results(baseline) if baseline else None,
+        **({"title": title} if title else {}),
+    )
+    if not any(run.engines for run in inputs.runs):
+        raise BadInput(results[0], "names no engine")
+    return write(Site(inputs, Corpus.load()), out)

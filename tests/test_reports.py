@@ -1,0 +1,561 @@
+"""reports/ without a browser: the data handed to the templates, the pages written (every page
+checked for what would make a browser log an error: a link or anchor that does not resolve, a
+resource from elsewhere, a script or inline style the pages' policy forbids), the inputs it
+accepts and refuses, the CI outputs, and escaping of everything an engine supplies.
+tests/test_reports_browser.py loads the same sites in Chromium.
+
+The runs and sites are made once per session (``shared``), from the ten frozen cases of
+tests/fakes/cases: the reference engine (whose ``mtgconf run`` writes its own report), a toy
+engine that plays lands any time (a second column, and failures), and an engine whose every
+text carries markup.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+import reports
+from conformance.cli import main
+from reports import model
+from reports.inputs import BadInput, Record, read_fuzz, read_results
+from reports.pages import Inputs, Site
+from reports.render import MARKER, environment
+from spec.corpus import Corpus
+from tests.fakes.markup import IMAGE, SCRIPT, SVG
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKES = ROOT / "tests" / "fakes"
+FROZEN = FAKES / "cases"  # the first bundled cases, frozen
+TOY = "py:tests.fakes.miniatures:PlaysLandsAnyTime"
+MARKUP = "py:tests.fakes.markup:MarkupEngine"
+FUZZ = FAKES / "reports" / "fuzz.json"
+MUTANTS = ROOT / "docs" / "mutants" / "baseline-c56e2d4.json"
+#: elements that would run, load or submit something; none may come from an engine's text
+ACTIVE = frozenset({"script", "img", "iframe", "frame", "svg", "object", "embed", "form",
+                    "style", "base", "video", "audio", "math"})
+
+
+def mtgconf(*argv: str) -> tuple[int, str]:
+    """Run the command line in this process: its exit status and what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue()
+
+
+# ---- runs and sites shared by both test modules, made once per session ----
+
+@dataclass
+class Shared:
+    base: Path
+    _made: dict[str, object] = field(default_factory=dict)
+
+    def _once(self, key: str, make: Callable[[], Any]) -> Any:
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]
+
+    def run(self, name: str, *argv: str, expect: int) -> tuple[Path, str]:
+        """A run over the frozen cases: its results file and what it printed."""
+        def make() -> tuple[Path, str]:
+            out = self.base / name
+            code, printed = mtgconf("run", "--no-bundled", "--cases", str(FROZEN), "--out",
+                                    str(out), "-n", "0", *argv)
+            assert code == expect, printed
+            return out / "results.json", printed
+        return self._once(f"run:{name}", make)
+
+    def reference(self) -> tuple[Path, str]:
+        """The reference engine, as the main job runs it: report and coverage.json beside."""
+        return self.run("reference", expect=0)
+
+    def toy(self) -> tuple[Path, str]:
+        """A toy engine that plays lands any time, with options its rerun commands keep."""
+        return self.run("toy", "--engine", TOY, "--case-timeout", "5", "--validate-protocol",
+                        "--no-report", expect=1)
+
+    def suite(self) -> Path:
+        """The report of both engines, with the reference run's coverage, mutants and fuzz
+        findings: every kind of page."""
+        def make() -> Path:
+            reference, toy = self.reference()[0], self.toy()[0]
+            out = self.base / "suite"
+            reports.build([reference, toy], out, coverage=reference.with_name("coverage.json"),
+                          mutants=MUTANTS, fuzz=[FUZZ])
+            return out
+        return self._once("suite", make)
+
+    def xss(self) -> tuple[Path, list[str]]:
+        """The report of an engine whose name, version, cards and messages carry markup, its
+        results file further given markup in a stderr, a failed check, an expectation and a
+        case id; and a fuzz file whose engine, finding and case carry markup. The marks must
+        show as text."""
+        def make() -> tuple[Path, list[str]]:
+            path = self.run("markup", "--engine", MARKUP, "--no-report", expect=1)[0]
+            data = json.loads(path.read_text())
+            failing = [r for r in data["results"] if r["status"] not in ("pass", "skip")]
+            assert failing, "the markup engine must fail something"
+            failing[0]["detail"] = {
+                **failing[0].get("detail", {}), "stderr": f"</pre>{SCRIPT}\npanic: {IMAGE}",
+                "step": 1, "step_kind": "expect", "path": f"battlefield[{SCRIPT}]",
+                "expected": {"card": SCRIPT}, "observed": [IMAGE], "expected_status": "fail",
+                "expected_reason": f"known {SCRIPT}",
+                "expected_link": "javascript:window.pwned = 1"}
+            failing[-1]["case_id"] = f"land.{SCRIPT}"
+            failing[-1]["message"] = f"{IMAGE} {failing[-1]['message']}"
+            marked = self.base / "markup" / "marked.json"
+            marked.write_text(json.dumps(data))
+            fuzz = json.loads(FUZZ.read_text())
+            fuzz["engine"] = {"name": f"{SCRIPT}toy", "version": IMAGE}
+            finding = fuzz["findings"][0]
+            finding["message"] = f"{SCRIPT} in the graveyard"
+            finding["case"] = {"id": IMAGE, "summary": SVG}
+            finding["trace"] = [f"A: cast {SVG}"]
+            finding["case_file"] = f"{SCRIPT}.yaml"
+            fuzz["findings"] = [finding]
+            (self.base / "markup" / "fuzz.json").write_text(json.dumps(fuzz))
+            out = self.base / "xss"
+            reports.build([marked], out, fuzz=[self.base / "markup" / "fuzz.json"],
+                          title=f"Report {SCRIPT}")
+            return out, [f"{SCRIPT}toy", IMAGE, SVG]
+        return self._once("xss", make)
+
+
+_SHARED: list[Shared] = []
+
+
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Shared:
+    """The session's runs and sites (both test modules import this)."""
+    if not _SHARED:
+        _SHARED.append(Shared(tmp_path_factory.mktemp("reports")))
+    return _SHARED[0]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Shared:
+    return shared(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def suite(made: Shared) -> Path:
+    return made.suite()
+
+
+# ---- reading pages ----
+
+class Parsed(HTMLParser):
+    """A page's elements, attributes, links and ids."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str, str]] = []
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+        self.stylesheets: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        values = {name: value or "" for name, value in attrs}
+        for name, value in values.items():
+            self.attributes.append((tag, name, value))
+            if name in ("href", "src") and value:
+                self.links.append(value)
+            elif name == "id" and value:
+                self.ids.add(value)
+        if tag == "link" and values.get("rel") == "stylesheet":
+            self.stylesheets.append(values.get("href", ""))
+
+
+def parse(text: str) -> Parsed:
+    parser = Parsed()
+    parser.feed(text)
+    return parser
+
+
+_PARSED: dict[Path, Parsed] = {}
+
+
+def parse_file(path: Path) -> Parsed:
+    """A page of a site, parsed once (the shared sites never change once written)."""
+    if path not in _PARSED:
+        _PARSED[path] = parse(path.read_text(encoding="utf-8"))
+    return _PARSED[path]
+
+
+def element_ids(text: str) -> set[str]:
+    return parse(text).ids
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every href and src of every page that does not resolve to a file (and anchor) of the
+    site."""
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        for link in parse_file(page).links:
+            if link.startswith("data:"):
+                continue
+            parts = urlsplit(link)
+            if parts.scheme or parts.netloc:
+                found.append(f"{page}: leaves the site: {link}")
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not target.is_relative_to(site.resolve()) or not target.is_file():
+                found.append(f"{page}: no such file: {link}")
+            elif parts.fragment and unquote(parts.fragment) not in parse_file(target).ids:
+                found.append(f"{page}: no such anchor: {link}")
+    return found
+
+
+def active_content(page: Parsed) -> list[str]:
+    """What in a page could run or load something: active elements, event handler
+    attributes, script URLs, inline styles (which the pages' policy would refuse, logging an
+    error)."""
+    found = [f"<{tag}>" for tag in page.tags if tag in ACTIVE]
+    for tag, name, value in page.attributes:
+        if name.startswith("on") or name in {"style", "srcdoc"}:
+            found.append(f"<{tag} {name}=...>")
+        if name in ("href", "src", "action") and value.strip().lower().startswith(
+                ("javascript:", "vbscript:")):
+            found.append(f"<{tag} {name}={value!r}>")
+    return found
+
+
+# ---- the report of two engines ----
+
+def test_the_report_has_every_page_and_links_only_inside(suite, made):
+    corpus = Corpus.load()
+    for rule in corpus.rules:
+        assert (suite / "rules" / rule.edition / f"{rule.id}.html").is_file(), rule.ref
+    toy = read_results(made.toy()[0])
+    failing = [r for r in toy.records if r.status not in ("pass", "skip")]
+    assert failing
+    assert len(list((suite / "results").rglob("*.html"))) == len(failing)
+    for name in ("index.html", "tree-cr2004.html", "tree-modern.html", "anomalies.html",
+                 "fuzz.html", "report.css", "summary.md", "badge.json", MARKER):
+        assert (suite / name).is_file(), name
+    assert len(list((suite / "badges").glob("*.json"))) == 2
+    assert broken_links(suite) == []
+
+
+def test_every_page_is_small_static_and_loads_only_its_stylesheet(suite):
+    pages = sorted(suite.rglob("*.html"))
+    sizes = sorted(((p.stat().st_size, str(p.relative_to(suite))) for p in pages),
+                   reverse=True)
+    total = sum(p.stat().st_size for p in suite.rglob("*") if p.is_file())
+    assert total < 3_000_000, total
+    assert sizes[0][0] < 250_000, sizes[:3]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        head = text.split("</head>")[0]
+        assert "Content-Security-Policy" in head and "default-src 'none'" in head, page
+        assert active_content(parse_file(page)) == [], page
+        parsed = parse_file(page)
+        assert len(parsed.stylesheets) == 1, page
+        assert (page.parent / parsed.stylesheets[0]).resolve() == (suite / "report.css"), page
+        assert "http://" not in head and "https://" not in text, page
+
+
+def test_the_summary_shows_both_engines_and_the_matrix(suite):
+    summary = (suite / "index.html").read_text(encoding="utf-8")
+    assert "mtg-conformance-reference" in summary and "toy 1.0" in summary
+    assert "of the testable rules passed" in summary
+    tree_text = (suite / "tree-cr2004.html").read_text(encoding="utf-8")
+    header = re.search(r"<table class=\"tree\">\s*<thead><tr>(.*?)</tr>", tree_text, re.S)
+    assert header and header.group(1).count("<th") == 2 + 2 + 2  # rule, gist, 2 engines, ...
+    rule = (suite / "rules" / "cr2004" / "212.6a.html").read_text(encoding="utf-8")
+    assert 'lang="zh-Hant"' in rule and "Gist:" in rule and "land.only-in-main-phase" in rule
+    assert "✗ fail" in rule and "✓ pass" in rule
+    modern = (suite / "rules" / "modern" / "400.1.html").read_text(encoding="utf-8")
+    assert 'lang="ja"' in modern and "cr2004:217.1" in modern  # the concordance
+    assert "one-zone-per-card" in modern and "30642 times" in modern  # fuzzed, and a finding
+
+
+def test_mtgconf_run_writes_the_report_and_coverage_beside_results(made):
+    results, printed = made.reference()
+    out = results.parent
+    assert printed.splitlines()[-1] == f"report:  {out / 'report' / 'index.html'}"
+    coverage = json.loads((out / "coverage.json").read_text())
+    assert {"summary", "rules", "cases"} <= set(coverage)
+    case = coverage["cases"]["land.one-per-turn"]
+    assert case["quotes"]["cr2004:212.6b"] and case["rules"] == ["cr2004:212.6b"]
+    page = (out / "report" / "rules" / "cr2004" / "212.6b.html").read_text(encoding="utf-8")
+    assert case["quotes"]["cr2004:212.6b"] in page
+    # --no-report: neither
+    toy, printed = made.toy()
+    assert "report:" not in printed
+    assert not (toy.parent / "report").exists() and not (toy.parent / "coverage.json").exists()
+
+
+# ---- the data handed to the templates ----
+
+def record(case: str, status: str, *, edition: str = "cr2004", engine: str = "e",
+           rules: tuple[str, ...] = ("cr2004:212.6b",), outcome: str | None = None) -> Record:
+    return Record(case_id=case, edition=edition, rules=rules, engine=engine, status=status,
+                  outcome=outcome or ("fail" if status == "xfail" else
+                                      "pass" if status == "xpass" else status),
+                  message="", duration=0.0)
+
+
+def test_a_rule_cell_shows_the_worst_result_and_what_passed():
+    assert model.cell([]).label == "no case"
+    assert model.cell([record("a", "skip")]).status == "skip"
+    mixed = model.cell([record("a", "pass"), record("b", "fail"), record("c", "skip")])
+    assert (mixed.status, mixed.label, mixed.conforms) == ("fail", "fail 1/2", False)
+    known = model.cell([record("a", "pass"), record("b", "xfail")])
+    assert (known.status, known.symbol, known.word) == ("xfail", "✗", "known fail")
+    passed = model.cell([record("a", "pass"), record("b", "xpass")])
+    assert passed.conforms and passed.status == "xpass"
+
+
+def test_the_headline_counts_rules_that_passed_among_those_that_do_not_wait():
+    corpus = Corpus.load()
+    records = [record("a", "pass"), record("b", "fail", rules=("cr2004:212.6a",)),
+               record("c", "pass", edition="modern")]  # a 2004 rule run in modern: not counted
+    head = model.headline("e", records, model.by_rule(records), corpus, ["cr2004"])
+    due = model.due_rules(corpus, ["cr2004"])
+    assert head.rules_due == len(due) and all(not r.testability.get("waits") for r in due)
+    assert (head.rules_tested, head.rules_passed, head.unexpected) == (2, 1, 1)
+    assert head.counts == {"pass": 2, "fail": 1}
+
+
+def test_changes_against_a_baseline():
+    before = [record("a", "pass"), record("b", "fail"), record("c", "pass"),
+              record("d", "skip"), record("gone", "pass")]
+    after = [record("a", "fail", engine="e2"), record("b", "pass", engine="e2"),
+             record("c", "skip", engine="e2"), record("d", "pass", engine="e2"),
+             record("new", "crash", engine="e2"), record("fine", "pass", engine="e2")]
+    # the only engine of the baseline stands for the only one now, whatever its spec
+    found = {(c.case_id, c.kind) for c in model.changes(after, before, ["e"])}
+    assert found == {("a", "regression"), ("b", "fixed"), ("c", "now-skipped"),
+                     ("d", "now-runs"), ("new", "new"), ("gone", "gone")}
+    assert model.changes(before, before, ["e"]) == []
+
+
+def test_a_failed_check_reads_as_a_diff():
+    lines = model.diff({"life": 20, "cards": ["Forest"]}, {"life": 18, "cards": ["Forest"]})
+    assert [(line.mark, line.text.strip()) for line in lines if line.kind != "same"] == [
+        ("-", '"life": 20'), ("+", '"life": 18')]
+    assert [line.mark for line in model.diff("main", "end")] == ["-", "+"]
+    text, cut = model.tail("\n".join(f"line {i}" for i in range(100)))
+    assert cut and text.splitlines()[-1] == "line 99" and len(text.splitlines()) == 40
+
+
+def test_the_rerun_command_is_the_one_mtgconf_run_prints(made, suite):
+    from conformance.settings import DEFAULT_CASE_TIMEOUT
+
+    assert model.DEFAULT_CASE_TIMEOUT == DEFAULT_CASE_TIMEOUT
+    results, printed = made.toy()
+    reruns = [line.split("rerun: ", 1)[1] for line in printed.splitlines() if "rerun: " in line]
+    assert reruns
+    run = read_results(results)
+    rebuilt = [model.rerun_command(r, run.options) for r in run.records
+               if r.status in model.UNEXPECTED]
+    assert sorted(rebuilt) == sorted(reruns)
+    page = _a_failure_page(suite, "toy 1.0")
+    assert "--case-timeout 5 --validate-protocol" in page
+
+    from conformance.cli.run import rerun_command
+
+    args = argparse.Namespace(engine="reference", cases=[], no_bundled=False, expectations=None,
+                              case_timeout=None, validate_protocol=False, repeat=1)
+    bundled = record("x", "fail", engine="reference")
+    options = {"case_dirs": [str(ROOT / "conformance" / "cases")], "case_timeout": 10.0}
+    assert model.rerun_command(bundled, options) == rerun_command(bundled, args) == \
+        "mtgconf run --edition cr2004 --case x"
+
+
+def _a_failure_page(site: Path, engine_label: str) -> str:
+    for page in sorted((site / "results").rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if f"<dt>engine</dt><dd>{engine_label}" in text:
+            return text
+    raise AssertionError(f"no failure page of {engine_label}")
+
+
+def test_the_site_data_is_built_without_rendering(made):
+    runs = [read_results(made.reference()[0]), read_results(made.toy()[0])]
+    site = Site(Inputs(runs=tuple(runs)), Corpus.load())
+    assert [e.label for e in site.engines] == ["mtg-conformance-reference 0.1.0", "toy 1.0"]
+    tree = site.tree_page("cr2004")
+    lands = next(s for _, _, sections in tree.context["chapters"] for s in sections
+                 if s["rule"].id == "212")
+    row = next(r for r in lands["rows"] if r["rule"].id == "212.6a")
+    assert [c.status for c in row["cells"]] == ["pass", "fail"]
+    assert row["coverage"] is None and row["mutation"] is None  # neither given
+    page = site.rule_page(Corpus.load().get("cr2004:212.6b"))
+    assert page.path == "rules/cr2004/212.6b.html" and page.root == "../../"
+    summary = site.summary_page().context
+    toy = summary["engines"][1]
+    assert toy["failing"] and toy["headline"].unexpected > 0
+    assert summary["changes"] is None and summary["mutation"] is None
+
+
+def test_an_edition_the_engine_does_not_play_is_shown_apart(made, tmp_path):
+    data = json.loads(made.toy()[0].read_text())
+    data["engines"][0]["info"]["editions"] = ["modern"]
+    for item in data["results"]:
+        if item["edition"] == "cr2004":
+            item.update(status="skip", outcome="skip", message="edition cr2004: not declared")
+            item.pop("detail", None)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data))
+    site = Site(Inputs(runs=(read_results(path),)), Corpus.load())
+    assert site.engines[0].editions == ("modern",)
+    assert site.engines[0].not_played == ("cr2004",)
+    engine = site.summary_page().context["engines"][0]
+    assert engine["not_played"] == [("cr2004", {"skip": 12})]
+    assert engine["headline"].total == 12  # modern only
+
+
+# ---- inputs ----
+
+def test_inputs_that_are_not_what_they_claim_exit_2(tmp_path, capsys):
+    out = str(tmp_path / "site")
+    assert mtgconf("report", str(tmp_path / "missing.json"), "-o", out)[0] == 2
+    assert "missing.json: no such results file" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "mtg-conformance results", "version": 2}')
+    assert mtgconf("report", str(bad), "-o", out)[0] == 2
+    assert "bad.json: not a valid results file" in capsys.readouterr().err
+    bad.write_text("[1, 2")
+    assert mtgconf("report", str(bad), "-o", out)[0] == 2
+    assert "not JSON" in capsys.readouterr().err
+    with pytest.raises(BadInput, match="not a fuzz results file"):
+        read_fuzz(MUTANTS)
+
+
+def test_a_fuzz_file_is_read_in_the_fuzzers_shape(tmp_path):
+    run = read_fuzz(FUZZ)
+    assert (run.engine, run.against, run.edition, run.profile) == (
+        "mtg-conformance-reference 0.1.0", None, "modern", "ci")
+    assert run.checked == 30642 + 91926 and (run.examples, run.steps) == (200, 15321)
+    given, from_file = run.findings
+    assert given.case.startswith("- id: fuzz.one-zone-per-card.7\n")
+    assert "do: {action: cast, player: A, card: bears}" in given.case  # YAML as cases read
+    assert given.trace[1] == "A: cast bears" and given.case_file is None
+    assert "fuzz.new-object-on-zone-change.7" in from_file.case  # read from its case_file
+    assert given.replay == "" and \
+        from_file.replay == f"mtgconf fuzz replay {FUZZ.parent / 'shrunk.yaml'}"
+    data = json.loads(FUZZ.read_text())
+    data["findings"][1]["case_file"] = "gone.yaml"
+    data["against"] = "reference"
+    (tmp_path / "fuzz.json").write_text(json.dumps(data))
+    again = read_fuzz(tmp_path / "fuzz.json")
+    assert again.findings[1].case == "" and again.against == "reference"
+    for broken, where in ((lambda d: d.pop("invariants"), ""),
+                          (lambda d: d.update(engine="reference"), "engine"),
+                          (lambda d: d["findings"][0].pop("trace"), "findings/0"),
+                          (lambda d: d.update(edition="legacy"), "edition")):
+        data = json.loads(FUZZ.read_text())
+        broken(data)
+        (tmp_path / "bad.json").write_text(json.dumps(data))
+        with pytest.raises(BadInput, match="not a valid fuzz results file") as caught:
+            read_fuzz(tmp_path / "bad.json")
+        assert caught.value.where == where
+
+
+def test_the_report_replaces_only_a_report(made, tmp_path, capsys):
+    results = made.toy()[0]
+    elsewhere = tmp_path / "notes"
+    elsewhere.mkdir()
+    (elsewhere / "mine.txt").write_text("keep me")
+    assert mtgconf("report", str(results), "-o", str(elsewhere))[0] == 2
+    assert "a folder that is not a report" in capsys.readouterr().err
+    assert (elsewhere / "mine.txt").read_text() == "keep me"
+    site = tmp_path / "site"
+    assert mtgconf("report", str(results), "-o", str(site))[0] == 0
+    (site / "stale.html").write_text("old")
+    assert mtgconf("report", str(results), "-o", str(site))[0] == 0
+    assert not (site / "stale.html").exists() and (site / "index.html").is_file()
+
+
+def test_the_same_case_run_twice_in_two_files_is_refused(made, tmp_path, capsys):
+    results = str(made.toy()[0])
+    assert mtgconf("report", results, results, "-o", str(tmp_path / "s"))[0] == 2
+    assert "give each engine's results once" in capsys.readouterr().err
+
+
+def test_fuzz_mutants_and_a_baseline_reach_the_pages(made, tmp_path, monkeypatch):
+    results = made.toy()[0]
+    baseline = tmp_path / "baseline.json"
+    data = json.loads(results.read_text())
+    for item in data["results"]:
+        if item["status"] == "fail":
+            item.update(status="pass", outcome="pass", message="")
+            item.pop("detail", None)
+            break
+    baseline.write_text(json.dumps(data))
+    summary_md = tmp_path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary_md))
+    site = tmp_path / "site"
+    code, out = mtgconf("report", str(results), "-o", str(site), "--fuzz", str(FUZZ),
+                        "--mutants", str(MUTANTS), "--baseline", str(baseline))
+    assert code == 0
+    assert "What changed against the baseline:" in out and "- newly failing: " in out
+    assert f"report: {site / 'index.html'}" in out
+    assert "### What changed against the baseline" in summary_md.read_text()
+    fuzz = (site / "fuzz.html").read_text(encoding="utf-8")
+    assert "one-zone-per-card" in fuzz and "fuzz.new-object-on-zone-change.7" in fuzz
+    assert "122568 invariant checks" in fuzz and "A: cast bears" in fuzz
+    assert f"mtgconf fuzz replay {FUZZ.parent / 'shrunk.yaml'}</pre>" in fuzz
+    assert 'href="rules/modern/400.7.html"' in fuzz
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "newly failing (1)" in index and "Mutation score:" in index
+    assert "200 games, 15321 steps, 122568 invariant checks" in index
+    tree = (site / "tree-cr2004.html").read_text(encoding="utf-8")
+    assert "mutants killed" in tree
+    badge = json.loads((site / "badge.json").read_text())
+    assert badge["schemaVersion"] == 1 and badge["label"] == "MTG rules"
+    assert re.fullmatch(r"\d+/\d+ rules \(\d+%\), \d+ unexpected", badge["message"])
+
+
+# ---- escaping ----
+
+def test_the_environment_always_escapes_and_no_template_marks_anything_safe():
+    env = environment()
+    assert env.autoescape is True
+    assert env.from_string("{{ x }}").render(x=SCRIPT) == \
+        "&lt;script&gt;window.pwned = 1&lt;/script&gt;"
+    for template in (ROOT / "reports" / "templates").glob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert "|safe" not in text.replace(" ", "") and "autoescape false" not in text
+    for module in (ROOT / "reports").glob("*.py"):
+        assert "Markup(" not in module.read_text(encoding="utf-8"), module
+
+
+def test_markup_from_an_engine_is_escaped_on_every_page(made):
+    site, marks = made.xss()
+    pages = sorted(site.rglob("*.html"))
+    assert len(list((site / "results").rglob("*.html"))) >= 1
+    for page in pages:
+        assert active_content(parse_file(page)) == [], page
+    summary = (site / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;window.pwned = 1&lt;/script&gt;toy" in summary
+    assert "&lt;svg onload=" in summary  # a card name
+    failure = "\n".join(p.read_text(encoding="utf-8")
+                        for p in (site / "results").rglob("*.html"))
+    assert "&lt;/pre&gt;&lt;script&gt;" in failure  # the stderr
+    assert "&lt;iframe" in failure  # the engine's error message
+    assert "javascript:window.pwned = 1</code>" in failure  # shown, never a link
+    fuzz = (site / "fuzz.html").read_text(encoding="utf-8")
+    assert fuzz.count("&lt;script&gt;") >= 3 and "&lt;svg onload=" in fuzz
+    md = (site / "summary.md").read_text(encoding="utf-8")
+    assert "\\<script\\>" in md and not re.search(r"(?<!\\)[<>]", md)  # every mark escaped
+    assert broken_links(site) == []
+    assert marks
