@@ -32,6 +32,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from fuzz.invariants import INVARIANTS
 from fuzz.machine import (
     ENGINE_ERROR,
+    PSEUDO_INVARIANTS,
     Failure,
     Finding,
     Findings,
@@ -67,9 +68,9 @@ class Profile:
 PROFILES = {
     "ci": Profile("ci", 60.0, 4, 10, 120, True,
                   "short and deterministic: the same games on every run", 20.0),
-    "dev": Profile("dev", 60.0, None, 20, 200, False,
+    "dev": Profile("dev", 60.0, None, 5, 200, False,
                    "a minute per edition, new games each run, failures remembered"),
-    "deep": Profile("deep", 600.0, None, 50, 400, False,
+    "deep": Profile("deep", 600.0, None, 10, 400, False,
                     "ten minutes per edition, longer games", 120.0),
 }
 
@@ -97,7 +98,7 @@ class Campaign:
         database = open_database(self.database)
         while time.monotonic() - begin < self.budget and (
                 self.rounds_wanted is None or self.rounds < self.rounds_wanted):
-            remaining = tuple(i for i in INVARIANTS if i not in found)
+            remaining = tuple(i for i in (*INVARIANTS, *PSEUDO_INVARIANTS) if i not in found)
             if self.config.invariants is not None:
                 remaining = tuple(i for i in remaining if i in self.config.invariants)
             config = replace(self.config, invariants=remaining)

@@ -327,9 +327,33 @@ def _library_order(t: Transition) -> Iterator[str]:
     if t.before is None:
         return
     shuffled = {e.get("player") for e in t.events if e.get("type") == "shuffle"}
+    if not shuffled and _may_shuffle(t):
+        # An engine need not report shuffles (the event is optional in the protocol): a
+        # step where a card that shuffles is at work proves nothing.
+        return
     for name in PLAYERS:
         if name not in shuffled:
             yield from _order_kept(t, name, "library")
+
+
+def _may_shuffle(t: Transition) -> bool:
+    assert t.before is not None
+    shufflers = _cards_saying("shuffle")
+    if not shufflers:
+        return False
+    acting = t.action.get("card") if t.action else None
+    for zone in ("stack", "battlefield"):
+        for obj in t.before.get(zone) or ():
+            if obj.get("card") in shufflers and (zone == "stack" or obj.get("id") == acting):
+                return True
+    if t.before.get("pending") is not None:
+        # A choice while something resolves: an engine may already have taken the ability
+        # off the stack, its source is anywhere public.
+        public = [o for zone, _, o in ob.objects(t.before)
+                  if zone in ("graveyard", "exile", "battlefield", "stack")]
+        if any(o.get("card") in shufflers for o in public):
+            return True
+    return any(e.get("card") in shufflers for e in t.events)
 
 
 @invariant("graveyard-order-kept", "cr2004:217.1b cr2004:217.4b modern:404.2",

@@ -37,6 +37,9 @@ ILLEGAL_ONE_IN = 8
 REPLAY_ONE_IN = 8
 #: the pseudo-invariant of an engine that crashed, hung or broke the protocol
 ENGINE_ERROR = "engine-error"
+#: the pseudo-invariant of two engines that differ on the same game
+DIFFERENTIAL = "differential"
+PSEUDO_INVARIANTS = (DIFFERENTIAL, ENGINE_ERROR)
 CALL_TIMEOUT = 10.0
 
 
@@ -53,7 +56,13 @@ class FuzzConfig:
     def chosen(self) -> list[Invariant]:
         if self.invariants is None:
             return list(INVARIANTS.values())
-        return [INVARIANTS[i] for i in self.invariants]
+        return [INVARIANTS[i] for i in self.invariants if i in INVARIANTS]
+
+    @property
+    def differential(self) -> bool:
+        """Compare with the other engine (a differential run not told to stop comparing)."""
+        return self.against is not None and (self.invariants is None or
+                                             DIFFERENTIAL in self.invariants)
 
 
 class Failure(AssertionError):
@@ -227,7 +236,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 transition = self._guard(lambda: self.play.act(  # type: ignore[union-attr]
                     action, listed=True, legal=legal))
                 found = check_all(transition, chosen, findings.checked)
-                if self.other is not None and not found:
+                if self.other is not None and config.differential and not found:
                     found = self._guard(lambda: self._compare(transition.after))
             self.over = ob.over(transition.after)
             self._check(found)
@@ -302,7 +311,10 @@ def _safe(text: str) -> str:
 
 
 def invariants_named(ids: Iterable[str]) -> tuple[str, ...]:
-    unknown = [i for i in ids if i not in INVARIANTS]
+    """The invariants to check, by id, with the pseudo-invariants (an engine error always
+    counts; differences count in a differential run)."""
+    ids = tuple(ids)
+    unknown = [i for i in ids if i not in INVARIANTS and i not in PSEUDO_INVARIANTS]
     if unknown:
         raise ValueError(f"no invariant {', '.join(unknown)} (see mtgconf fuzz list)")
-    return tuple(ids)
+    return (*ids, *(p for p in PSEUDO_INVARIANTS if p not in ids))

@@ -178,18 +178,9 @@ class Play:
         players; None if an object has no handle. ``pay_with: auto`` stays for ``act`` to
         replace with the sources the engine tapped."""
         named = copy.deepcopy(action)
-        for key in OBJECT_FIELDS:
-            if key in named and not _plain(named[key], key):
-                handle = self.handle_of.get(named[key])
-                if handle is None:
-                    return None
-                named[key] = handle
-        for key in OBJECT_LISTS:
-            if isinstance(named.get(key), list):
-                handles = [self.handle_of.get(i) for i in named[key]]
-                if None in handles:
-                    return None
-                named[key] = handles
+        for key in (*OBJECT_FIELDS, *OBJECT_LISTS):
+            if key in named:
+                named[key] = self._named(named[key])
         if "targets" in named:
             targets = []
             for target in named["targets"] or ():
@@ -204,15 +195,29 @@ class Play:
             named["targets"] = targets
         return named
 
+    def _named(self, value: Any) -> Any:
+        """An object id as its handle (every object shown has one: ``_bind_new``); any other
+        value (a player, a colour, a number, true) as it is; lists element by element."""
+        if isinstance(value, list):
+            return [self._named(v) for v in value]
+        if isinstance(value, int | str) and not isinstance(value, bool) and \
+                value in self.handle_of and value not in ob.PLAYERS:
+            return self.handle_of[value]
+        return value
+
+    def _unnamed(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self._unnamed(v) for v in value]
+        if isinstance(value, str) and value in self.id_of:
+            return self.id_of[value]
+        return value
+
     def unname(self, named: dict[str, Any]) -> dict[str, Any]:
         """A case's action (objects by handle) as this engine takes it."""
         action = copy.deepcopy(named)
-        for key in OBJECT_FIELDS:
-            if isinstance(action.get(key), str) and action[key] in self.id_of:
-                action[key] = self.id_of[action[key]]
-        for key in OBJECT_LISTS:
-            if isinstance(action.get(key), list):
-                action[key] = [self.id_of.get(h, h) for h in action[key]]
+        for key in (*OBJECT_FIELDS, *OBJECT_LISTS):
+            if key in action:
+                action[key] = self._unnamed(action[key])
         if "targets" in action:
             action["targets"] = [{"player": t} if t in ob.PLAYERS else {"object":
                                  self.id_of.get(t, t)} for t in action["targets"]]
@@ -238,9 +243,3 @@ class Play:
                     return None
                 found.append(handle)
         return found
-
-
-def _plain(value: Any, key: str) -> bool:
-    """A value that names no object: a player, a colour, a creature type, true/false."""
-    return key == "choice" and (isinstance(value, bool | str | type(None)) or
-                                value in ob.PLAYERS)
