@@ -233,8 +233,11 @@ def open_database(spec: str | None) -> ExampleDatabase | None:
 
 def run_campaigns(configs: list[FuzzConfig], profile: Profile, *, budget: float | None,
                   seed_value: int, database: str | None, out: Path | None, jobs: int = 1,
-                  progress: bool = False) -> list[dict[str, Any]]:
+                  progress: bool = False, shrink_seconds: float | None = None
+                  ) -> list[dict[str, Any]]:
     """One campaign per config (edition), each in ``jobs`` processes; the results files."""
+    if shrink_seconds is not None:
+        profile = replace(profile, shrink_seconds=shrink_seconds)
     results = []
     for config in configs:
         if jobs <= 1:

@@ -50,6 +50,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                       ".hypothesis/fuzz), a shared directory, redis://HOST:PORT, or none")
     fuzz.add_argument("--invariant", action="append", default=[], metavar="ID",
                       help="Check only this invariant (repeatable; see mtgconf fuzz list)")
+    fuzz.add_argument("--shrink-seconds", type=float, metavar="S",
+                      help="Seconds spent shrinking each failure (default: the profile's)")
     fuzz.add_argument("--quiet", action="store_true", help="No progress lines")
     fuzz.set_defaults(handler=_fuzz)
     sub = fuzz.add_subparsers(dest="fuzz_command", metavar="SUBCOMMAND", title="subcommands",
@@ -128,7 +130,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     try:
         results = run_campaigns(configs, profile, budget=args.budget, seed_value=seed_value,
                                 database=args.database, out=args.out, jobs=args.jobs,
-                                progress=not args.quiet)
+                                progress=not args.quiet, shrink_seconds=args.shrink_seconds)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     found = 0

@@ -1,0 +1,42 @@
+"""The fuzzer as ordinary Hypothesis tests, for pytest, pytest-xdist and HypoFuzz.
+
+    pytest fuzz/targets.py                          # a short run per edition
+    MTGCONF_FUZZ_ENGINE=phase pytest fuzz/targets.py
+    hypothesis fuzz -- fuzz/targets.py              # HypoFuzz (not a dependency): for hours
+
+One test class per edition the engine declares (``MTGCONF_FUZZ_ENGINE``: an engine spec as
+``mtgconf fuzz --engine`` takes it; default ``reference``), each a ``unittest.TestCase`` made
+by Hypothesis from the fuzz state machine. Hypothesis's settings profiles apply as usual
+(``--hypothesis-profile``, ``--hypothesis-seed``); the example database is Hypothesis's
+default one (``.hypothesis/``) unless a profile says otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+from fuzz.machine import FuzzConfig, engine_info, fuzz_machine
+
+ENGINE = os.environ.get("MTGCONF_FUZZ_ENGINE", "reference")
+
+settings.register_profile(
+    "mtgconf-fuzz", max_examples=20, stateful_step_count=120, deadline=None,
+    suppress_health_check=list(HealthCheck))
+
+
+def _test_case(edition: str) -> type:
+    machine = fuzz_machine(FuzzConfig(ENGINE, edition), replay_games=True)
+    case = machine.TestCase
+    case.settings = settings.get_profile("mtgconf-fuzz")
+    case.__name__ = f"TestFuzz_{edition}"
+    case.__qualname__ = case.__name__
+    return case
+
+
+_DECLARED = engine_info(ENGINE).editions
+if "cr2004" in _DECLARED:
+    TestFuzz_cr2004 = _test_case("cr2004")
+if "modern" in _DECLARED:
+    TestFuzz_modern = _test_case("modern")

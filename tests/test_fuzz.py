@@ -1,0 +1,198 @@
+"""``mtgconf fuzz`` end to end: the command line, results files the report reads, replays,
+differential runs, the ci profile's determinism, and the shared example database on a real
+redis-server. (Each invariant against a fake engine that breaks it: test_fuzz_invariants.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conformance.cli import main
+from fuzz.campaign import PROFILES, Campaign, open_database
+from fuzz.machine import FuzzConfig, close_sessions
+from fuzz.replay import recheck
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO_LANDS = "py:tests.fakes.fuzz_engines:TwoLands"
+#: the ci profile with little shrinking: a test shows a finding, not the smallest one
+QUICK = replace(PROFILES["ci"], shrink_seconds=3.0)
+FUZZ_SCHEMA = json.loads((ROOT / "reports" / "schemas" / "fuzz.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sessions():
+    yield
+    close_sessions()
+
+
+def fuzz(*args: str) -> int:
+    return main(["fuzz", "--quiet", "--database", "none", *args])
+
+
+def test_list_names_every_invariant_and_its_rules(capsys):
+    assert fuzz("list") == 0
+    out = capsys.readouterr().out
+    assert "one-land-per-turn                    cr2004:212.6b" in out
+    tagged = int(out.rsplit(",", 1)[1].split()[0])
+    assert tagged >= 25
+
+
+def test_the_reference_engine_gives_no_finding_and_a_results_file_the_report_reads(tmp_path,
+                                                                                   capsys):
+    assert fuzz("--edition", "modern", "--budget", "2", "--seed", "5", "--out",
+                str(tmp_path)) == 0
+    result = json.loads((tmp_path / "fuzz-modern.json").read_text())
+    jsonschema.validate(result, FUZZ_SCHEMA)
+    assert result["findings"] == [] and result["steps"] > 0 and result["examples"] > 0
+    checked = {i["id"]: i["checked"] for i in result["invariants"]}
+    assert checked["cards-conserved"] > 0 and checked["mana-burn-2004"] == 0  # cr2004 only
+    assert "0 finding(s)" in capsys.readouterr().out
+
+
+def test_a_broken_engine_is_found_shrunk_and_replayable(tmp_path, capsys):
+    status = fuzz("--engine", TWO_LANDS, "--edition", "cr2004", "--invariant",
+                  "one-land-per-turn", "--profile", "ci", "--shrink-seconds", "3", "--out",
+                  str(tmp_path))
+    assert status == 1
+    result = json.loads((tmp_path / "fuzz-cr2004.json").read_text())
+    jsonschema.validate(result, FUZZ_SCHEMA)
+    [finding] = result["findings"]
+    assert finding["invariant"] == "one-land-per-turn"
+    assert finding["rules"] == ["cr2004:212.6b"]
+    case_file = Path(finding["case_file"])
+    assert finding["steps"] <= 40 and case_file.is_file()
+    capsys.readouterr()
+    # The case file replays: it fails the broken engine and passes the reference engine.
+    assert main(["fuzz", "replay", str(case_file), "--engine", TWO_LANDS]) == 1
+    assert "fail" in capsys.readouterr().out
+    assert main(["fuzz", "replay", str(case_file)]) == 0
+    # ... and lints as a bundled case would.
+    assert main(["cases", "lint", "--no-bundled", str(case_file)]) == 0
+
+
+def test_the_ci_profile_plays_the_same_games_every_run(tmp_path):
+    def run(out: Path) -> dict:
+        campaign = Campaign(FuzzConfig("reference", "cr2004"), PROFILES["ci"], 60.0, 0,
+                            rounds_wanted=1, database="none", out=out)
+        campaign.run()
+        close_sessions()
+        return campaign.results()
+
+    first, second = run(tmp_path / "a"), run(tmp_path / "b")
+    assert first["steps"] == second["steps"] > 0
+    assert first["invariants"] == second["invariants"]
+
+
+def test_a_differential_run_reports_the_first_difference(tmp_path):
+    same = Campaign(FuzzConfig("reference", "modern", against="reference"), PROFILES["ci"],
+                    60.0, 1, rounds_wanted=1, database="none")
+    assert same.run().by_key == {}
+    close_sessions()
+    # TwoLands also lists a second land play: the reference engine rejects it.
+    other = Campaign(FuzzConfig(TWO_LANDS, "cr2004", against="reference",
+                                invariants=("differential",)), QUICK, 60.0, 1,
+                     rounds_wanted=3, database="none")
+    findings = other.run().by_key
+    assert set(findings) == {"differential"}
+    assert "reference" in findings["differential"].violation.message
+
+
+def test_an_engine_that_cannot_be_fuzzed_exits_4(tmp_path, capsys):
+    status = fuzz("--engine", "py:tests.fakes.portable:CannotPay", "--out", str(tmp_path))
+    assert status == 4
+    assert "lacks actions.legal" in capsys.readouterr().err
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
+    assert fuzz("--invariant", "no-such-thing", "--out", str(tmp_path)) == 2
+    assert "no invariant no-such-thing" in capsys.readouterr().err
+    assert main(["fuzz", "replay", str(tmp_path / "missing.yaml")]) == 2
+
+
+def test_the_replay_checks_every_invariant_even_without_a_last_expect(tmp_path):
+    from conformance.client import EngineClient  # noqa: F401  (the session's client)
+    from fuzz.machine import session_for
+
+    raw = {"setup": {"start": "game", "seed": 1, "first_player": "A", "shuffle": False,
+                     "decks": {"A": [{"card": "Forest", "handle": f"a{i:02d}"}
+                                     for i in range(1, 13)],
+                               "B": [{"card": "Forest", "count": 12}]}},
+           "steps": [{"advance": {"turn": 1, "step": "precombat_main"}},
+                     {"do": {"action": "play_land", "player": "A", "card": "a01"}},
+                     {"do": {"action": "play_land", "player": "A", "card": "a02"}}]}
+    broken = session_for(TWO_LANDS)
+    violations = recheck(raw, "cr2004", broken.client, broken.info)
+    assert [v.invariant for v in violations] == ["one-land-per-turn"]
+
+
+# ---- the shared example database -----------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    server = shutil.which("redis-server")
+    try:
+        import redis
+    except ImportError:
+        server = None
+    if server is None:
+        reason = "no redis-server and redis package (.ci/run installs both)"
+        if os.environ.get("MTGCONF_REQUIRE_REDIS"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    port = _free_port()
+    process = subprocess.Popen([server, "--port", str(port), "--save", "", "--appendonly", "no",
+                                "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    try:
+        import redis
+
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_campaign_shares_its_failures_through_redis(redis_url):
+    import redis
+
+    config = FuzzConfig(TWO_LANDS, "cr2004", invariants=("one-land-per-turn",))
+    first = Campaign(config, QUICK, 60.0, 0, rounds_wanted=4, database=redis_url)
+    assert "one-land-per-turn" in first.run().by_key
+    close_sessions()
+    keys = redis.Redis.from_url(redis_url).keys(b"mtgconf-fuzz:*")
+    assert keys, "the failing example was not saved in Redis"
+    # Another machine (another seed, one round of one game) starts from the saved failure.
+    second_profile = replace(QUICK, examples_per_round=1)
+    second = Campaign(config, second_profile, 60.0, 12345, rounds_wanted=1,
+                      database=redis_url)
+    assert "one-land-per-turn" in second.run().by_key
+
+
+def test_a_directory_database_by_default(tmp_path, monkeypatch):
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    monkeypatch.chdir(tmp_path)
+    assert isinstance(open_database(None), DirectoryBasedExampleDatabase)
+    assert open_database("none") is None
