@@ -39,8 +39,11 @@ def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:
     with applied(mutant_id):
         for edition in editions:
             close_sessions()
+            # Directed by the mutant's rules, as `mtgconf fuzz --rules` would be: the decks
+            # hold the cards that serve them. Nothing else of the mutant is known.
             config = FuzzConfig("reference", edition,
-                                against=UNMUTATED if differential else None)
+                                against=UNMUTATED if differential else None,
+                                rules=mutant.rules)
             campaign = Campaign(config, PROFILES["dev"],
                                 seconds / len(editions), seed_value, database="none")
             campaign.run()

@@ -48,6 +48,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     fuzz.add_argument("--database", metavar="WHERE",
                       help="Hypothesis's example database: a directory (default "
                       ".hypothesis/fuzz), a shared directory, redis://HOST:PORT, or none")
+    fuzz.add_argument("--rules", action="append", default=[], metavar="GLOB",
+                      help="Build decks mostly from the cards that serve these rules "
+                      "(spec/card_rules.yaml), e.g. 'cr2004:212.4*' (repeatable)")
     fuzz.add_argument("--invariant", action="append", default=[], metavar="ID",
                       help="Check only this invariant (repeatable; see mtgconf fuzz list)")
     fuzz.add_argument("--shrink-seconds", type=float, metavar="S",
@@ -110,7 +113,8 @@ def _fuzz(args: argparse.Namespace) -> int:
     editions = args.edition or [e for e in EDITIONS if e in info.editions]
     seed_value = args.seed if args.seed is not None else (
         0 if profile.derandomize else int(time.time()) % 1_000_000)
-    configs = [FuzzConfig(args.engine, edition, against=args.against, invariants=chosen)
+    configs = [FuzzConfig(args.engine, edition, against=args.against, invariants=chosen,
+                          rules=tuple(args.rules))
                for edition in editions]
     try:
         for config in configs:
