@@ -612,6 +612,13 @@ def _untapped(t: Transition) -> Iterator[str]:
         return
     if t.action.get("action") != "play_land":
         return
+    hand = ob.zone_ids(t.before, t.action.get("player"), "hand")
+    if t.action.get("card") not in hand:
+        return  # played from elsewhere: the effect that allows it may say "enters tapped"
+    entering_tapped = _cards_saying("enters the battlefield tapped") | _cards_saying(
+        "comes into play tapped")
+    if _card_of(t.before, t.action.get("card")) in entering_tapped:
+        return  # a land that says it enters tapped
     before = set(ob.ids(t.before))
     for obj in t.after.get("battlefield") or ():
         if obj.get("id") not in before and "Land" in (obj.get("types") or ()) and \
@@ -667,6 +674,13 @@ def _rejected(t: Transition) -> Iterator[Violation]:
            "from its setup and compares the end.", whole_game=True)
 def _same_game(t: Transition) -> Iterator[str]:
     return iter(())  # checked by fuzz.machine, which replays whole games
+
+
+def _card_of(observation: Observation, object_id: Any) -> str | None:
+    for _, _, obj in ob.objects(observation):
+        if obj.get("id") == object_id:
+            return obj.get("card")
+    return None
 
 
 @cache
