@@ -348,3 +348,31 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     assert data["rules"] == [{"rule": "cr2004:101.3", "engine": "toy", "total": 2,
                               "unexpected": 1, "counts": {"pass": 1, "crash": 1}}]
     assert (data["interrupted"], data["selected"]) == (False, 2)
+
+
+LONG_DECK = """\
+- id: deck.no-maximum
+  rules: [cr2004:100.4]
+  editions: [cr2004]
+  quote: 套牌沒有最大張數的限制
+  summary: x
+  setup:
+    start: game
+    seed: 1
+    format: constructed
+    decks: {A: [{card: Forest, count: 300}], B: [{card: Forest, count: 60}]}
+  steps:
+    - expect: {players.A.library: {count: 293}}
+"""
+
+
+def test_refusing_a_setup_the_rules_allow_is_a_failure(tmp_path):
+    # The engine judged the rules, wrongly: a fail (not an error, which blames no rule).
+    (tmp_path / "decks.yaml").write_text(LONG_DECK, encoding="utf-8")
+    (case,) = casefile.load([tmp_path]).cases
+    outcomes = run_all("py:tests.fakes.portable:RefusesLongDecks", [case])
+    outcome = outcomes["cr2004::deck.no-maximum"]
+    assert outcome.status == "fail", outcome.message
+    assert "refused a setup the rules allow, as illegal_setup: setup.decks.A: 300 cards" in \
+        outcome.message
+    assert run_all("reference", [case])["cr2004::deck.no-maximum"].status == "pass"

@@ -58,6 +58,15 @@ def _copies_unchecked(p: Patcher) -> None:
                                    "if False:"))
 
 
+@mutant("deck-size-capped", "cr2004:100.4",
+        "Decks have a maximum size: a deck of more than 250 cards is refused.")
+def _deck_capped(p: Patcher) -> None:
+    p.source(decks.deck_problems, (
+        "if len(cards) < minimum:",
+        "if len(cards) > 250:\n        problems.append(f\"{len(cards)} cards: at most 250\")\n"
+        "    if len(cards) < minimum:"))
+
+
 # -- 101: starting the game ---------------------------------------------------------------------
 
 

@@ -222,3 +222,18 @@ class RejectsDecksAsBadRequests(ReferenceEngine):
             return super().new_game(edition, setup)
         except IllegalSetupError as exc:
             raise BadRequestError(str(exc)) from None
+
+
+class RefusesLongDecks(ReferenceEngine):
+    """Judges decks, wrongly: a deck of more than 250 cards is refused (no format has a
+    maximum size, 2004 rule 100.4)."""
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        from reference_engine.errors import IllegalSetupError
+
+        for name, deck in (setup.get("decks") or {}).items():
+            size = sum(entry.get("count", 1) if isinstance(entry, dict) else 1
+                       for entry in deck)
+            if setup.get("format") and size > 250:
+                raise IllegalSetupError(f"setup.decks.{name}: {size} cards: at most 250")
+        return super().new_game(edition, setup)
