@@ -323,3 +323,15 @@ def _kicked_static(p: Patcher) -> None:
         "return False"))
 
 
+
+
+@mutant("search-reaches-sideboard", "modern:400.11c",
+        "A search of the player's library reaches their sideboard too: Evolving Wilds may "
+        "fetch a basic land from outside the game.")
+def _search_sideboard(p: Patcher) -> None:
+    from reference_engine.cards import newly_reached
+
+    p.source(newly_reached._fetch_basic, (
+        "basics = [o.id for o in game.players[name].library if _basic_land_card(o)]",
+        "basics = [o.id for o in [*game.players[name].library, *game.players[name].sideboard]"
+        " if _basic_land_card(o)]"))

@@ -1,0 +1,515 @@
+"""Every invariant of the fuzzer catches an engine that breaks it.
+
+"An invariant that cannot fail on a broken engine is a defect": for each invariant of
+``fuzz.invariants`` a fake engine of ``tests/fakes/fuzz_engines.py`` (the reference engine
+with one bug) plays a short fixed game through ``fuzz.play.Play`` and the invariant reports
+it; the same game on the reference engine breaks no invariant at all. The end-to-end tests
+run a small campaign on a fake and check that the fuzzer finds the bug by itself, shrinks it,
+and writes a case file that lints and replays. The last tests pin down gaps found on the way
+(strict xfails: each fails once its gap is fixed, and its mark is then dropped).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conformance.casefile import load_file
+from conformance.errors import EngineRejected
+from fuzz import observations as ob
+from fuzz.campaign import Campaign, Profile
+from fuzz.invariants import INVARIANTS, Violation, check_all
+from fuzz.machine import (
+    ENGINE_ERROR,
+    Failure,
+    Findings,
+    FuzzConfig,
+    close_sessions,
+    replays_the_same,
+    session_for,
+)
+from fuzz.play import Play
+from fuzz.replay import case_from, recheck, write_case
+from fuzz.strategies import NO_SUCH_ID
+
+FAKES = "py:tests.fakes.fuzz_engines"
+REFERENCE = "reference"
+
+
+# ---- games: setups and steps ------------------------------------------------------------------
+
+
+def _deck(prefix: str, cards: list[str]) -> list[dict[str, str]]:
+    return [{"card": card, "handle": f"{prefix}{i:02d}"} for i, card in enumerate(cards, 1)]
+
+
+def seeded() -> dict[str, Any]:
+    """A seeded start with tiny decks in a given order (top first), like the fuzzer's."""
+    return {"start": "game", "seed": 7, "first_player": "A", "shuffle": False,
+            "decks": {"A": _deck("a", ["Forest", "Grizzly Bears"] * 6),
+                      "B": _deck("b", ["Mountain", "Lightning Bolt"] * 6)}}
+
+
+def state(step: str = "precombat_main", *, turn: int = 3, active: str = "A",
+          a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
+          battlefield: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A given state (players' libraries stocked, so that nobody draws from an empty one)."""
+    players = {name: {"library": ["Island"] * 3, **(extra or {})}
+               for name, extra in (("A", a), ("B", b))}
+    return {"turn": {"number": turn, "active": active, "step": step}, "players": players,
+            "battlefield": battlefield or []}
+
+
+BOLT_IN_HAND = {"hand": [{"handle": "bolt", "card": "Lightning Bolt"}]}
+MOUNTAIN = {"handle": "mountain", "card": "Mountain", "controller": "A"}
+FOREST_IN_HAND = {"hand": [{"handle": "forest", "card": "Forest"}]}
+
+
+@dataclass(frozen=True)
+class Do:
+    """One action, objects named by handle (performed as listed if the engine lists it)."""
+
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Until:
+    """Take the first listed action (pass, done, ...) until the game reaches this moment."""
+
+    step: str | None = None
+    turn: int | None = None
+    over: bool = False
+    limit: int = 40
+
+
+def do(kind: str, player: str = "A", **fields: Any) -> Do:
+    return Do({"action": kind, "player": player, **fields})
+
+
+def bolt(target: str, player: str = "A", card: str = "bolt") -> Do:
+    return do("cast", player, card=card, targets=[target], pay_with="auto")
+
+
+PASS_BOTH = (do("pass", "A"), do("pass", "B"))
+BOLT_B = (bolt("B"), *PASS_BOTH)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    invariant: str
+    fake: str  # a class of tests/fakes/fuzz_engines.py
+    edition: str
+    setup: dict[str, Any]
+    steps: tuple[Do | Until, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.invariant}:{self.fake}"
+
+
+SCENARIOS = [
+    # -- the start of the game
+    Scenario("starting-life", "StartLife25", "modern", seeded()),
+    Scenario("opening-hand-seven", "OpeningHandSix", "cr2004", seeded()),
+    Scenario("first-player-skips-draw", "FirstPlayerDraws", "modern", seeded(),
+             (Until(step="precombat_main"),)),
+    # -- winning and losing
+    Scenario("zero-life-loses", "ZeroLifeSurvives", "cr2004",
+             state(a=BOLT_IN_HAND, b={"life": 3}, battlefield=[MOUNTAIN]), BOLT_B),
+    Scenario("ten-poison-loses", "PoisonNeedsEleven", "cr2004",
+             state(b={"poison": 9}, battlefield=[
+                 {"handle": "mosquito", "card": "Swamp Mosquito", "controller": "A"},
+                 {"card": "Ornithopter", "controller": "B"}]),
+             (Until(step="declare_attackers"), do("attack", card="mosquito"), do("done"),
+              Until(step="declare_blockers"), do("done", "B"), *PASS_BOTH)),
+    Scenario("empty-library-draw-loses", "DrawFromEmptyIgnored", "modern",
+             state("upkeep", a={"library": []}), PASS_BOTH),
+    Scenario("game-over-is-final", "GameOverKeepsPriority", "modern", seeded(),
+             (do("concede", "B"),)),
+    Scenario("both-lose-draw", "BothLoseNoDraw", "cr2004",
+             state(a={"life": 0}, b={"life": 0}), (Until(over=True),)),
+    Scenario("game-ends-at-a-result", "PlaysOnAfterTheEnd", "modern", seeded(),
+             (do("concede", "B"), do("pass", "A"))),
+    # -- zones and objects
+    Scenario("one-zone-per-object", "LandLeftInHand", "modern", state(a=FOREST_IN_HAND),
+             (do("play_land", card="forest"),)),
+    Scenario("cards-conserved", "InstantsVanish", "modern",
+             state(a=BOLT_IN_HAND, battlefield=[MOUNTAIN]), BOLT_B),
+    Scenario("new-object-on-zone-change", "KeepsIds", "modern", state(a=FOREST_IN_HAND),
+             (do("play_land", card="forest"),)),
+    Scenario("owners-zones", "ControllersGraveyard", "cr2004",
+             state(a=BOLT_IN_HAND, battlefield=[MOUNTAIN, {
+                 "handle": "bears", "card": "Grizzly Bears", "owner": "B",
+                 "controller": "A"}]),
+             (bolt("bears"), *PASS_BOTH)),
+    Scenario("tokens-only-on-battlefield", "TokenSurvives", "modern",
+             state(a=BOLT_IN_HAND, battlefield=[MOUNTAIN, {
+                 "handle": "token", "card": "Grizzly Bears", "token": True,
+                 "controller": "B"}]),
+             (bolt("token"), *PASS_BOTH)),
+    Scenario("no-instant-or-sorcery-in-play", "InstantsStayInPlay", "cr2004",
+             state(a=BOLT_IN_HAND, battlefield=[MOUNTAIN]), BOLT_B),
+    Scenario("library-order-kept", "DrawReordersLibrary", "modern",
+             state("upkeep", turn=2, active="B",
+                   b={"library": ["Island", "Forest", "Mountain", "Plains", "Swamp"]}),
+             (do("pass", "B"), do("pass", "A"))),
+    Scenario("graveyard-order-kept", "GraveyardSorted", "cr2004",
+             state(a={**BOLT_IN_HAND, "graveyard": ["Mountain", "Forest"]},
+                   battlefield=[MOUNTAIN]), BOLT_B),
+    Scenario("graveyard-grows-on-top", "GraveyardBottom", "modern",
+             state(a={**BOLT_IN_HAND, "graveyard": ["Forest"]}, battlefield=[MOUNTAIN]),
+             BOLT_B),
+    Scenario("permanents-have-controllers", "LandsWithoutController", "modern",
+             state(a=FOREST_IN_HAND), (do("play_land", card="forest"),)),
+    Scenario("spells-have-controllers", "SpellsWithoutController", "cr2004",
+             state(a=BOLT_IN_HAND, battlefield=[MOUNTAIN]), (bolt("B"),)),
+    Scenario("stack-last-in-first-out", "StackAsQueue", "modern",
+             state(a={"hand": [{"handle": "bolt", "card": "Lightning Bolt"},
+                               {"handle": "bolt2", "card": "Lightning Bolt"}]},
+                   battlefield=[MOUNTAIN, {"card": "Mountain", "controller": "A"}]),
+             (bolt("B"), bolt("B", card="bolt2"))),
+    Scenario("hands-are-hidden", "ShowsOpponentsHand", "modern", seeded()),
+    Scenario("hands-are-hidden", "OpponentHandUncounted", "cr2004", seeded()),
+    Scenario("libraries-are-hidden", "ShowsOwnLibrary", "modern", seeded()),
+    # -- turns, priority, mana
+    Scenario("time-moves-forward", "TurnsCountedInRounds", "modern",
+             state("end", turn=1), PASS_BOTH),
+    Scenario("priority-or-decision", "PriorityDuringDecisions", "modern",
+             state("beginning_of_combat", battlefield=[
+                 {"card": "Grizzly Bears", "controller": "A"}]),
+             (Until(step="declare_attackers"),)),
+    Scenario("lands-played-counted", "LandCountNeverResets", "modern",
+             state("end", a={"lands_played": 1}), PASS_BOTH),
+    Scenario("one-land-per-turn", "TwoLands", "modern",
+             state(a={"hand": [{"handle": "forest", "card": "Forest"},
+                               {"handle": "forest2", "card": "Forest"}]}),
+             (do("play_land", card="forest"), do("play_land", card="forest2"))),
+    Scenario("summoning-sick-cannot-attack", "SickCreatureAttacks", "cr2004",
+             state(battlefield=[{"handle": "bears", "card": "Grizzly Bears",
+                                 "controller": "A", "sick": True}]),
+             (Until(step="declare_attackers"), do("attack", card="bears"))),
+    Scenario("mana-empties", "ManaKeptThroughPhase", "modern",
+             state("upkeep", a={"mana_pool": {"R": 1}}), PASS_BOTH),
+    Scenario("mana-burn-2004", "NoManaBurn", "cr2004",
+             state(a={"mana_pool": {"R": 1}}), PASS_BOTH),
+    Scenario("no-mana-burn-modern", "ModernManaBurn", "modern",
+             state(a={"mana_pool": {"R": 1}}), PASS_BOTH),
+    Scenario("hand-size-after-cleanup", "NoCleanupDiscard", "modern",
+             state("end", a={"hand": ["Forest"] * 9}), (*PASS_BOTH, Until(turn=4))),
+    Scenario("permanents-enter-untapped", "LandsEnterTapped", "cr2004",
+             state(a=FOREST_IN_HAND), (do("play_land", card="forest"),)),
+    Scenario("lethal-damage-destroys", "LethalDamageSpared", "modern",
+             state(a=BOLT_IN_HAND, battlefield=[MOUNTAIN, {
+                 "handle": "giant", "card": "Hill Giant", "controller": "B"}]),
+             (bolt("giant"), *PASS_BOTH)),
+    # -- the protocol's promises
+    Scenario("illegal-action-changes-nothing", "CountsRejectedLandPlays", "modern",
+             state("upkeep", a=FOREST_IN_HAND), (do("play_land", card="forest"),)),
+    Scenario("listed-actions-are-legal", "ListsLandsAnyTime", "modern",
+             state("upkeep", a=FOREST_IN_HAND), (do("play_land", card="forest"),)),
+    Scenario("illegal-action-rejected", "IgnoresWhoActs", "modern", seeded(),
+             (do("pass", "B"),)),
+]
+
+
+def scenario_of(fake: str) -> Scenario:
+    return next(s for s in SCENARIOS if s.fake == fake)
+
+
+# ---- playing a scenario ---------------------------------------------------------------------
+
+
+@dataclass
+class Played:
+    play: Play
+    #: per transition (the start first), the violations found
+    found: list[list[Violation]] = field(default_factory=list)
+
+    @property
+    def broken(self) -> set[str]:
+        return {v.invariant for step in self.found for v in step}
+
+    def describe(self) -> str:
+        return "; ".join(v.describe() for step in self.found for v in step) or "nothing"
+
+
+def _core(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k not in ("pay_with", "payment")}
+
+
+def play_scenario(engine: str, scenario: Scenario, *, views_every: int = 1) -> Played:
+    session = session_for(engine)
+    assert session.client is not None and session.info is not None
+    play = Play(session.client, session.info, scenario.edition, views_every=views_every)
+    played = Played(play, [check_all(play.start(copy.deepcopy(scenario.setup)))])
+    for step in scenario.steps:
+        if isinstance(step, Until):
+            for _ in range(step.limit):
+                turn = ob.turn(play.observation)
+                if ob.over(play.observation) or (not step.over and (
+                        step.step in (None, turn.get("step")) and
+                        step.turn in (None, turn.get("number")))):
+                    break
+                legal = play.legal()
+                played.found.append(check_all(play.act(legal[0], listed=True, legal=legal)))
+            else:
+                pytest.fail(f"{engine}: {step} not reached in {step.limit} steps")
+            continue
+        action = play.unname(step.action)
+        if step.action.get("pay_with") == "auto":
+            action["pay_with"] = "auto"
+        listed = [_core(a) for a in play.client.legal_actions()]
+        played.found.append(check_all(play.act(action, listed=_core(action) in listed,
+                                               legal=play.legal())))
+    return played
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sessions() -> Iterator[None]:
+    yield
+    close_sessions()
+
+
+# ---- every invariant has a fake that breaks it --------------------------------------------------
+
+
+def test_every_invariant_has_a_fake_that_breaks_it() -> None:
+    tested = {s.invariant for s in SCENARIOS} | {"same-game-same-trace"}
+    assert tested == set(INVARIANTS), (
+        f"invariants without a fake: {sorted(set(INVARIANTS) - tested)}; "
+        f"fakes of invariants that are gone: {sorted(tested - set(INVARIANTS))}")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.id)
+def test_the_invariant_catches_its_fake(scenario: Scenario) -> None:
+    broken = play_scenario(f"{FAKES}:{scenario.fake}", scenario)
+    assert scenario.invariant in broken.broken, (
+        f"{scenario.fake} did not break {scenario.invariant}: {broken.describe()}")
+    correct = play_scenario(REFERENCE, scenario)
+    assert not correct.broken, f"the reference engine breaks {correct.describe()}"
+
+
+def test_same_game_same_trace_catches_a_nondeterministic_engine() -> None:
+    scenario = Scenario("same-game-same-trace", "SharedShuffler", "modern", seeded(),
+                        (Until(step="precombat_main"),))
+    broken = play_scenario(f"{FAKES}:SharedShuffler", scenario)
+    assert not broken.broken  # each game alone is a correct game
+    found = replays_the_same(broken.play)
+    assert [v.invariant for v in found] == ["same-game-same-trace"], found
+    correct = play_scenario(REFERENCE, scenario)
+    assert replays_the_same(correct.play) == []
+
+
+# ---- end to end: the fuzzer finds a bug by itself ---------------------------------------------
+
+#: a small campaign: a few short games a round, one round
+TINY = Profile("tiny", 60.0, None, 5, 40, True, "a few short games", 60.0)
+#: successful shrinks Hypothesis makes of a failure (its own limit is 500, and the campaign
+#: bounds the time): a fixed number keeps the shrunk game the same on a busy machine
+SHRINKS = 8
+
+
+@dataclass
+class FirstFailures(Findings):
+    """Findings that also remember how long each invariant's first failing game was."""
+
+    first: dict[str, int] = field(default_factory=dict)
+
+    def note(self, failure: Failure) -> None:
+        self.first.setdefault(failure.violations[0].invariant, len(failure.trace.steps))
+        super().note(failure)
+
+
+@dataclass(frozen=True)
+class Hunt:
+    fake: str
+    invariant: str
+    seed: int  # a campaign seed whose game reaches the bug (and shrinks) quickly
+
+
+HUNTS = [
+    Hunt("TwoLands", "one-land-per-turn", 5),
+    Hunt("IgnoresWhoActs", "illegal-action-rejected", 9),
+    Hunt("CrashesOnLandPlay", ENGINE_ERROR, 5),
+]
+
+
+def _campaign(hunt: Hunt, out: Path, monkeypatch: pytest.MonkeyPatch
+              ) -> tuple[Campaign, FirstFailures]:
+    """A campaign of one round that plays the same games wherever it runs: Hypothesis's
+    shrinking bounded by count rather than time, and without the constants it mines from
+    the project's modules imported so far (which would make the games depend on the tests
+    run before)."""
+    from hypothesis.internal.conjecture import engine as conjecture
+    from hypothesis.internal.conjecture import providers
+    from hypothesis.internal.constants_ast import Constants
+
+    monkeypatch.setattr(conjecture, "MAX_SHRINKS", SHRINKS)
+    monkeypatch.setattr(providers, "_get_local_constants", Constants)
+    monkeypatch.setattr(providers, "CONSTANTS_CACHE", type(providers.CONSTANTS_CACHE)(
+        providers.CONSTANTS_CACHE.max_size))
+    findings = FirstFailures()
+    campaign = Campaign(FuzzConfig(f"{FAKES}:{hunt.fake}", "modern"), TINY, 60.0, hunt.seed,
+                        rounds_wanted=1, database="none", out=out, findings=findings)
+    campaign.run()
+    return campaign, findings
+
+
+@dataclass
+class Hunted:
+    finding: dict[str, Any]  # the campaign's results record of the finding
+    first: int  # steps of the first failing game
+    out: Path
+
+
+@pytest.fixture(scope="module")
+def hunted(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Hunt], Hunted]:
+    """Each hunt's campaign, run once for the tests that look at its result."""
+    done: dict[Hunt, Hunted] = {}
+
+    def run(hunt: Hunt) -> Hunted:
+        if hunt not in done:
+            out = tmp_path_factory.mktemp(hunt.fake)
+            with pytest.MonkeyPatch.context() as monkeypatch:
+                campaign, findings = _campaign(hunt, out, monkeypatch)
+            found = {f["invariant"]: f for f in campaign.results()["findings"]}
+            assert hunt.invariant in found, f"{hunt.fake}: found only {sorted(found)}"
+            done[hunt] = Hunted(found[hunt.invariant], findings.first[hunt.invariant], out)
+        return done[hunt]
+
+    return run
+
+
+def _rechecked(raw: dict[str, Any], engine: str) -> set[str]:
+    """The invariants a replay of the case breaks on the engine (an engine error counts as
+    the finding ``engine-error``)."""
+    session = session_for(engine)
+    try:
+        return {v.invariant for v in recheck(raw, "modern", session.client, session.info)}
+    except EngineRejected as exc:
+        if exc.type != "engine_error":
+            raise
+        return {ENGINE_ERROR}
+
+
+@pytest.mark.parametrize("hunt", HUNTS, ids=lambda h: h.fake)
+def test_the_fuzzer_finds_the_bug_and_shrinks_it(hunt: Hunt,
+                                                 hunted: Callable[[Hunt], Hunted]) -> None:
+    found = hunted(hunt)
+    assert found.finding["steps"] <= found.first
+    assert found.finding["steps"] <= 30, found.finding["trace"]
+
+
+@pytest.mark.parametrize("hunt", HUNTS, ids=lambda h: h.fake)
+def test_the_case_file_lints(hunt: Hunt, hunted: Callable[[Hunt], Hunted]) -> None:
+    found = hunted(hunt)
+    path = Path(found.finding["case_file"])
+    assert path.parent == found.out / "cases"
+    cases, problems = load_file(path)
+    assert not problems
+    assert [c.id for c in cases] == [found.finding["case"]["id"]]
+
+
+@pytest.mark.parametrize("hunt", [
+    pytest.param(h, marks=pytest.mark.xfail(
+        strict=True, reason="reported: the action that crashed the engine is not in the "
+        "trace (Play.act records a step only once perform returns), so the case stops just "
+        "before the crash")) if h.invariant == ENGINE_ERROR else h
+    for h in HUNTS], ids=lambda h: h.fake)
+def test_the_case_replays_on_the_fake_and_not_on_the_reference(
+        hunt: Hunt, hunted: Callable[[Hunt], Hunted]) -> None:
+    raw = yaml.safe_load(Path(hunted(hunt).finding["case_file"]).read_text("utf-8"))[0]
+    assert _rechecked(raw, REFERENCE) == set()
+    assert hunt.invariant in _rechecked(raw, f"{FAKES}:{hunt.fake}")
+
+
+# ---- known gaps, reported (each xfail turns into a failure once fixed: drop the mark then) ----
+
+
+def test_an_unmarked_token_left_in_a_graveyard_is_caught() -> None:
+    scenario = Scenario("tokens-only-on-battlefield", "TokenSurvivesUnmarked", "modern",
+                        scenario_of("TokenSurvives").setup, scenario_of("TokenSurvives").steps)
+    assert play_scenario(f"{FAKES}:{scenario.fake}", scenario).broken
+
+
+@pytest.mark.xfail(strict=True, reason="reported: tokens-only-on-battlefield sees a token "
+                   "only by a `token` field, which the protocol requires of permanents only; "
+                   "the surviving token shows as a card from nowhere (cards-conserved)")
+def test_tokens_only_on_battlefield_catches_an_unmarked_token() -> None:
+    scenario = Scenario("tokens-only-on-battlefield", "TokenSurvivesUnmarked", "modern",
+                        scenario_of("TokenSurvives").setup, scenario_of("TokenSurvives").steps)
+    broken = play_scenario(f"{FAKES}:{scenario.fake}", scenario)
+    assert "tokens-only-on-battlefield" in broken.broken, broken.describe()
+
+
+@pytest.mark.xfail(strict=True, reason="reported: when both players reach 0 life and only "
+                   "one loses, the other wins at 0 life; zero-life-loses looks only while a "
+                   "player has priority, both-lose-draw only when both are losers")
+def test_a_winner_at_zero_life_is_caught() -> None:
+    scenario = Scenario("zero-life-loses", "BothLoseFirstLoses", "cr2004",
+                        state(a={"life": 0}, b={"life": 0}), (Until(over=True),))
+    broken = play_scenario(f"{FAKES}:{scenario.fake}", scenario)
+    assert broken.broken, broken.play.observation["result"]
+
+
+@pytest.mark.xfail(strict=True, reason="reported: cards-conserved counts the token Wrath of "
+                   "God put into the graveyard as a card while its owner orders the cards "
+                   "(a token off the battlefield has no `token` field)")
+def test_the_reference_breaks_nothing_when_wrath_of_god_kills_a_token() -> None:
+    scenario = Scenario("cards-conserved", "", "modern", state(
+        a={"hand": [{"handle": "wrath", "card": "Wrath of God"}]},
+        battlefield=[{"card": "Plains", "controller": "A", "count": 4},
+                     {"card": "Grizzly Bears", "controller": "B", "token": True},
+                     {"card": "Grizzly Bears", "controller": "B"},
+                     {"card": "Hill Giant", "controller": "B"}]),
+        (do("cast", card="wrath", pay_with="auto"), *PASS_BOTH,
+         Until(step="beginning_of_combat")))
+    correct = play_scenario(REFERENCE, scenario)
+    assert not correct.broken, correct.describe()
+
+
+@pytest.mark.xfail(strict=True, reason="reported: with Elspeth's emblem, cards-conserved "
+                   "counts the emblem as a card and lethal-damage-destroys flags an "
+                   "indestructible creature")
+def test_the_reference_breaks_nothing_with_an_indestructible_creature() -> None:
+    scenario = Scenario("lethal-damage-destroys", "", "modern", state(
+        a=BOLT_IN_HAND, battlefield=[MOUNTAIN, {
+            "handle": "elspeth", "card": "Elspeth, Knight-Errant", "controller": "A",
+            "counters": {"loyalty": 8}},
+            {"handle": "giant", "card": "Hill Giant", "controller": "A"}]),
+        (do("activate", card="elspeth", ability=2), *PASS_BOTH, bolt("giant"), *PASS_BOTH))
+    correct = play_scenario(REFERENCE, scenario)
+    assert ob.player(correct.play.observation, "A")["graveyard"]  # the game got that far
+    assert not correct.broken, correct.describe()
+
+
+def _lints(violation: Violation, play: Play, tmp_path: Path) -> list[str]:
+    assert play.trace is not None
+    case = case_from(violation, play.trace, play.info.name)
+    _, problems = load_file(write_case(case, tmp_path / "case.yaml"))
+    return [p.message for p in problems]
+
+
+@pytest.mark.xfail(strict=True, reason="reported: a finding at the start of the game becomes "
+                   "a case with no steps, which the case schema rejects")
+def test_a_finding_at_the_start_becomes_a_case_that_lints(tmp_path: Path) -> None:
+    broken = play_scenario(f"{FAKES}:StartLife25", scenario_of("StartLife25"))
+    assert _lints(broken.found[0][0], broken.play, tmp_path) == []
+
+
+@pytest.mark.xfail(strict=True, reason="reported: an illegal action on an object that does not "
+                   "exist (strategies.NO_SUCH_ID) goes into the case with its raw id, which the "
+                   "case schema rejects (a handle is a string)")
+def test_an_action_on_no_object_keeps_the_case_lintable(tmp_path: Path) -> None:
+    scenario = Scenario("one-land-per-turn", "TwoLands", "modern", seeded(), (
+        *PASS_BOTH, do("play_land", card=NO_SUCH_ID), do("play_land", card="a01"),
+        do("play_land", card="a03")))
+    broken = play_scenario(f"{FAKES}:TwoLands", scenario)
+    assert [v.invariant for v in broken.found[-1]] == ["one-land-per-turn"]
+    assert _lints(broken.found[-1][0], broken.play, tmp_path) == []
