@@ -111,7 +111,7 @@ class Campaign:
                 database=database, verbosity=Verbosity.quiet,
                 suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
             try:
-                with shrinking_bounded(self.profile.shrink_seconds):
+                with shrinking_bounded(self.profile.shrink_seconds), own_randomness():
                     run_state_machine_as_test(machine, settings=chosen)
             except Failure as failure:
                 found.add(failure.violations[0].invariant)
@@ -213,6 +213,36 @@ def shrinking_bounded(seconds: float) -> Iterator[None]:
         yield
     finally:
         engine.MAX_SHRINKING_SECONDS = old
+
+
+@contextlib.contextmanager
+def own_randomness() -> Iterator[None]:
+    """The games depend on the round's seed alone. Hypothesis mixes into its draws
+    constants it finds in the project's modules imported so far, so the games would depend on
+    what else the process imported (a test run before, a literal edited anywhere); the
+    fuzzer's draws are indices, which no constant helps: off. (Private to Hypothesis: left
+    as it is if it moved.)"""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+        old, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+    except (ImportError, AttributeError):
+        yield
+        return
+    from hypothesis import core
+
+    # The campaign seeds each round itself: a seed forced on the whole process (pytest's
+    # --hypothesis-seed, or pytest-xdist's workers) would also turn the example database off.
+    forced = getattr(core, "global_force_seed", None)
+    core.global_force_seed = None  # type: ignore[attr-defined]
+    providers._get_local_constants = Constants  # type: ignore[assignment]
+    providers.CONSTANTS_CACHE = type(cache)(cache.max_size)
+    try:
+        yield
+    finally:
+        providers._get_local_constants = old  # type: ignore[assignment]
+        providers.CONSTANTS_CACHE = cache
+        core.global_force_seed = forced  # type: ignore[attr-defined]
 
 
 def open_database(spec: str | None) -> ExampleDatabase | None:

@@ -129,22 +129,27 @@ def check_all(transition: Transition, chosen: Iterable[Invariant] | None = None,
 
 @invariant("starting-life", "cr2004:101.3",
            "A seeded game begins with each player at 20 life.")
-def _starting_life(t: Transition) -> Iterator[str]:
+def _starting_life(t: Transition) -> Iterator[Violation]:
     if t.before is None and t.seeded:
         for name in PLAYERS:
             life = ob.player(t.after, name).get("life")
             if life != 20:
-                yield f"{name} begins the game with {life} life"
+                yield Violation("starting-life", ("cr2004:101.3",),
+                                f"{name} begins the game with {life} life",
+                                {f"players.{name}.life": 20})
 
 
 @invariant("opening-hand-seven", "cr2004:101.3 cr2004:217.3a modern:402.1",
            "Each player's opening hand in a seeded game has seven cards.")
-def _opening_hand(t: Transition) -> Iterator[str]:
+def _opening_hand(t: Transition) -> Iterator[Violation]:
     if t.before is None and t.seeded:
         for name in PLAYERS:
             hand = ob.player(t.after, name).get("hand") or []
             if len(hand) != 7:
-                yield f"{name}'s opening hand has {len(hand)} cards"
+                yield Violation("opening-hand-seven",
+                                ("cr2004:101.3", "cr2004:217.3a", "modern:402.1"),
+                                f"{name}'s opening hand has {len(hand)} cards",
+                                {f"players.{name}.hand": {"count": 7}})
 
 
 @invariant("first-player-skips-draw", "cr2004:101.5",
@@ -166,6 +171,16 @@ def _first_draw(t: Transition) -> Iterator[str]:
 @invariant("zero-life-loses", "cr2004:102.1",
            "A player at 0 or less life has lost by the time a player would get priority.")
 def _zero_life(t: Transition) -> Iterator[Violation]:
+    winners = set((t.after.get("result") or {}).get("winners") or ())
+    for name in winners:
+        # Nobody wins at 0 life or with ten poison counters: they lost first (a loss that
+        # cannot wait for priority: the game may end at once).
+        state = ob.player(t.after, name)
+        life, poison = state.get("life"), state.get("poison")
+        if (isinstance(life, int) and life <= 0) or (isinstance(poison, int) and poison >= 10):
+            yield Violation("zero-life-loses", ("cr2004:102.1",),
+                            f"{name} won at {life} life and {poison or 0} poison",
+                            {"result.winners": {"not_contains": [name]}})
     if not t.priority_given:
         return
     for name in PLAYERS:
@@ -632,6 +647,10 @@ def _untapped(t: Transition) -> Iterator[str]:
 def _lethal(t: Transition) -> Iterator[str]:
     if ob.holds_priority(t.after) is None:
         return
+    sturdy = _cards_saying("indestructible")
+    if any(str(o.get("card")).removesuffix(" emblem") in sturdy
+           for zone in ("battlefield", "command") for o in t.after.get(zone) or ()):
+        return  # a creature may be indestructible (lethal damage then destroys nothing)
     for obj in t.after.get("battlefield") or ():
         if obj.get("phased_out") or "Creature" not in (obj.get("types") or ()):
             continue

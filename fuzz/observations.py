@@ -97,6 +97,8 @@ def cards_by_owner(observation: Observation,
             continue
         if zone == "stack" and obj.get("kind") not in (None, "spell"):
             continue
+        if zone == "command":
+            continue  # emblems: no card (a game with commanders is no game of these rules)
         owner = obj.get("owner")
         if owner in counts:
             counts[owner] += 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.client import EngineClient
-from conformance.errors import EngineRejected
+from conformance.errors import CallFailed, EngineRejected
 from conformance.protocol import BAD_REQUEST, ILLEGAL_ACTION, EngineInfo
 from fuzz import observations as ob
 from fuzz.invariants import Transition
@@ -109,13 +109,19 @@ class Play:
         self._legal = None
         named = self.name(action)
         rejected = None
+        assert self.trace is not None
         try:
             self.client.perform(copy.deepcopy(action))
         except EngineRejected as exc:
             if exc.type not in (ILLEGAL_ACTION, BAD_REQUEST):
+                self.trace.steps.append(TraceStep(action, str(exc), listed, named))
                 raise
             rejected = f"{exc.type}: {exc.reason or exc.detail}"
-        assert self.trace is not None
+        except CallFailed as exc:
+            # The engine crashed, hung or broke the protocol on this action: it belongs to
+            # the trace (the replay case ends with it).
+            self.trace.steps.append(TraceStep(action, f"{type(exc).__name__}", listed, named))
+            raise
         events = self._events()
         self.observation = self.client.observe()
         if named is not None and "pay_with" in named:

@@ -84,7 +84,7 @@ def _visible(game: Game, obj: GameObject, viewer: str | None) -> dict[str, Any]:
 
 def card(game: Game, obj: GameObject) -> dict[str, Any]:
     chars = game.chars(obj)
-    return {
+    out = {
         "id": obj.id,
         "card": obj.card.name,
         "owner": obj.owner,
@@ -97,6 +97,9 @@ def card(game: Game, obj: GameObject) -> dict[str, Any]:
         "power": chars.power,
         "toughness": chars.toughness,
     }
+    if obj.token:
+        out["token"] = True  # a token that left the battlefield, until it ceases to exist
+    return out
 
 
 def permanent(game: Game, obj: GameObject, viewer: str | None = None) -> dict[str, Any]:

@@ -182,7 +182,7 @@ def test_a_campaign_shares_its_failures_through_redis(redis_url):
     assert "one-land-per-turn" in first.run().by_key
     close_sessions()
     keys = redis.Redis.from_url(redis_url).keys(b"mtgconf-fuzz:*")
-    assert keys, "the failing example was not saved in Redis"
+    assert keys, f"nothing saved in Redis; found {first.findings.by_key}, rounds {first.rounds}"
     # Another machine (another seed, one round of one game) starts from the saved failure.
     second_profile = replace(QUICK, examples_per_round=1)
     second = Campaign(config, second_profile, 60.0, 12345, rounds_wanted=1,

@@ -416,12 +416,7 @@ def test_the_case_file_lints(hunt: Hunt, hunted: Callable[[Hunt], Hunted]) -> No
     assert [c.id for c in cases] == [found.finding["case"]["id"]]
 
 
-@pytest.mark.parametrize("hunt", [
-    pytest.param(h, marks=pytest.mark.xfail(
-        strict=True, reason="reported: the action that crashed the engine is not in the "
-        "trace (Play.act records a step only once perform returns), so the case stops just "
-        "before the crash")) if h.invariant == ENGINE_ERROR else h
-    for h in HUNTS], ids=lambda h: h.fake)
+@pytest.mark.parametrize("hunt", HUNTS, ids=lambda h: h.fake)
 def test_the_case_replays_on_the_fake_and_not_on_the_reference(
         hunt: Hunt, hunted: Callable[[Hunt], Hunted]) -> None:
     raw = yaml.safe_load(Path(hunted(hunt).finding["case_file"]).read_text("utf-8"))[0]
@@ -438,9 +433,6 @@ def test_an_unmarked_token_left_in_a_graveyard_is_caught() -> None:
     assert play_scenario(f"{FAKES}:{scenario.fake}", scenario).broken
 
 
-@pytest.mark.xfail(strict=True, reason="reported: tokens-only-on-battlefield sees a token "
-                   "only by a `token` field, which the protocol requires of permanents only; "
-                   "the surviving token shows as a card from nowhere (cards-conserved)")
 def test_tokens_only_on_battlefield_catches_an_unmarked_token() -> None:
     scenario = Scenario("tokens-only-on-battlefield", "TokenSurvivesUnmarked", "modern",
                         scenario_of("TokenSurvives").setup, scenario_of("TokenSurvives").steps)
@@ -448,9 +440,6 @@ def test_tokens_only_on_battlefield_catches_an_unmarked_token() -> None:
     assert "tokens-only-on-battlefield" in broken.broken, broken.describe()
 
 
-@pytest.mark.xfail(strict=True, reason="reported: when both players reach 0 life and only "
-                   "one loses, the other wins at 0 life; zero-life-loses looks only while a "
-                   "player has priority, both-lose-draw only when both are losers")
 def test_a_winner_at_zero_life_is_caught() -> None:
     scenario = Scenario("zero-life-loses", "BothLoseFirstLoses", "cr2004",
                         state(a={"life": 0}, b={"life": 0}), (Until(over=True),))
@@ -458,9 +447,6 @@ def test_a_winner_at_zero_life_is_caught() -> None:
     assert broken.broken, broken.play.observation["result"]
 
 
-@pytest.mark.xfail(strict=True, reason="reported: cards-conserved counts the token Wrath of "
-                   "God put into the graveyard as a card while its owner orders the cards "
-                   "(a token off the battlefield has no `token` field)")
 def test_the_reference_breaks_nothing_when_wrath_of_god_kills_a_token() -> None:
     scenario = Scenario("cards-conserved", "", "modern", state(
         a={"hand": [{"handle": "wrath", "card": "Wrath of God"}]},
@@ -474,9 +460,6 @@ def test_the_reference_breaks_nothing_when_wrath_of_god_kills_a_token() -> None:
     assert not correct.broken, correct.describe()
 
 
-@pytest.mark.xfail(strict=True, reason="reported: with Elspeth's emblem, cards-conserved "
-                   "counts the emblem as a card and lethal-damage-destroys flags an "
-                   "indestructible creature")
 def test_the_reference_breaks_nothing_with_an_indestructible_creature() -> None:
     scenario = Scenario("lethal-damage-destroys", "", "modern", state(
         a=BOLT_IN_HAND, battlefield=[MOUNTAIN, {
@@ -496,16 +479,11 @@ def _lints(violation: Violation, play: Play, tmp_path: Path) -> list[str]:
     return [p.message for p in problems]
 
 
-@pytest.mark.xfail(strict=True, reason="reported: a finding at the start of the game becomes "
-                   "a case with no steps, which the case schema rejects")
 def test_a_finding_at_the_start_becomes_a_case_that_lints(tmp_path: Path) -> None:
     broken = play_scenario(f"{FAKES}:StartLife25", scenario_of("StartLife25"))
     assert _lints(broken.found[0][0], broken.play, tmp_path) == []
 
 
-@pytest.mark.xfail(strict=True, reason="reported: an illegal action on an object that does not "
-                   "exist (strategies.NO_SUCH_ID) goes into the case with its raw id, which the "
-                   "case schema rejects (a handle is a string)")
 def test_an_action_on_no_object_keeps_the_case_lintable(tmp_path: Path) -> None:
     scenario = Scenario("one-land-per-turn", "TwoLands", "modern", seeded(), (
         *PASS_BOTH, do("play_land", card=NO_SUCH_ID), do("play_land", card="a01"),
