@@ -217,7 +217,13 @@ def _run(args: argparse.Namespace) -> int:
               f"{int(code)}); this is a bug of mtg-conformance", file=sys.stderr)
         return ExitCode.HARNESS
     code = summarise(context.results, run, args)
-    if not args.no_report:
+    if context.interrupted_by is not None:
+        # A signal asks for a prompt stop (a CI job limit sends SIGTERM, then SIGKILL): the
+        # results are written; the report, the slow part, can be written from them later.
+        if not args.no_report:
+            print(f"report:  not written (interrupted); write it with: mtgconf report "
+                  f"{run.results} -o {run.results.with_name('report')}", file=sys.stderr)
+    elif not args.no_report:
         write_report(cases.cases, run)
     return code
 
