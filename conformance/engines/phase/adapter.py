@@ -24,7 +24,7 @@ from typing import Any
 
 from conformance.engines.phase import state as setup_state
 from conformance.engines.phase.carddata import card_database, phase_version
-from spec.cardpool import activated_abilities, default_pool
+from spec.cardpool import SUPERTYPES, TYPES, activated_abilities, default_pool
 
 PLAYERS = ("A", "B")
 SEAT = {"A": 0, "B": 1}
@@ -63,6 +63,7 @@ _DECISION = {
     "AssignCombatDamage": "assign_combat_damage", "TriggerTargetSelection": "choose_targets",
     "TargetSelection": "choose_targets", "ChooseLegend": "legend_rule",
     "OptionalEffectChoice": "may", "OrderTriggers": "order_triggers",
+    "ReturnAsAuraTarget": "choose_attachment", "DamageSourceChoice": "choose_source",
 }
 
 
@@ -140,6 +141,13 @@ def _puts_on_top(waiting: dict[str, Any]) -> bool:
     return waiting.get("type") == "EffectZoneChoice" \
         and data.get("effect_kind") == "PutAtLibraryPosition" \
         and (data.get("library_position") or {}).get("type") == "Top"
+
+
+def _ordered(names: Any, order: tuple[str, ...]) -> list[str]:
+    """Types in the suite's one order (phase lists them in the order effects added them:
+    a Forest under Living Plane is ["Land", "Creature"]); unknown names last."""
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(names or [], key=lambda n: rank.get(n, len(rank)))
 
 
 def _attached(value: Any) -> Any:
@@ -294,10 +302,12 @@ class PhaseEngine:
         players = {name: self._player(SEAT[name], player) for name in PLAYERS}
         battlefield = [self._permanent(o) for o in game.battlefield()]
         stack = [self._stack_object(e) for e in reversed(game.stack())]
-        exile = [self._object(o) for o in game.exile()]
+        exile = [self._exiled(o, player) for o in game.exile()]
+        command = [self._object(game.object(i))
+                   for i in game.state()["state"].get("command_zone") or []]
         return {"turn": turn, "pending": self._pending(waiting), "players": players,
                 "battlefield": battlefield, "stack": stack, "exile": exile,
-                "ante": [], "command": [], "result": self._result(waiting)}
+                "ante": [], "command": command, "result": self._result(waiting)}
 
     def events(self) -> list[dict[str, Any]]:
         found, self._events = self._events, []
@@ -387,7 +397,22 @@ class PhaseEngine:
             message = str(exc)
             raise IllegalAction(_reason(message), f"phase-python: {message}") from None
         self._record(result.events)
+        self._take_only_answer()
         return result
+
+    def _take_only_answer(self) -> None:
+        """docs/protocol.md: a decision with only one possible answer is not asked, the engine
+        takes it. phase asks for a damage source (Circle of Protection) even when one source
+        fits; the adapter gives phase that one answer, as phase lists it."""
+        for _ in range(8):
+            waiting = self.game.waiting_for()
+            if waiting.get("type") != "DamageSourceChoice":
+                return
+            listed = [a for a in self.game.actions() if a.kind == "ChooseDamageSource"]
+            if len(listed) != 1 or len((waiting.get("data") or {}).get("options") or []) != 1:
+                return
+            actor = self._actor(waiting)
+            self._record(self.game.apply(actor, listed[0]).events)
 
     def _snapshot(self) -> Any:
         return self.game.state()
@@ -517,7 +542,7 @@ class PhaseEngine:
                                        "ManaPayment"):
                 raise IllegalAction("incomplete", f"phase-python still waits for "
                                     f"{waiting.get('type')} after the action")
-            chosen = self._new_targets(before)
+            chosen = self._new_targets(before, first=first)
             if chosen is None and targets:
                 raise IllegalAction("illegal_target", "phase-python took fewer targets than "
                                     "the action gives")
@@ -528,13 +553,20 @@ class PhaseEngine:
             self._restore(snapshot, mark)
             raise
 
-    def _new_targets(self, before: set[Any], game: Any = None) -> list[Any] | None:
-        """The targets of the stack object just put on the stack (None: none was)."""
+    def _new_targets(self, before: set[Any], game: Any = None,
+                     first: Any = None) -> list[Any] | None:
+        """The targets of the spell or ability the action ``first`` put on the stack (None:
+        none was). A trigger the payment set off (Forbidden Orchard's) may be above it: it
+        is not the action's."""
         game = game or self.game
-        for entry in reversed(game.stack()):
-            if entry.get("id") not in before:
-                ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
-                return list(ability.get("targets") or [])
+        data = (first.to_dict() if hasattr(first, "to_dict") else first or {}).get("data") or {}
+        source = data.get("object_id", data.get("source_id"))
+        new = [e for e in reversed(game.stack()) if e.get("id") not in before]
+        own = [e for e in new if source is not None and e.get("source_id") == source
+               and (e.get("kind") or {}).get("type") in ("Spell", "ActivatedAbility")]
+        for entry in own or new:
+            ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
+            return list(ability.get("targets") or [])
         return None
 
     def _declare(self, seat: int, kind: str, action: dict[str, Any],
@@ -626,6 +658,9 @@ class PhaseEngine:
         if _puts_on_top(waiting):
             self._put_on_top(seat, action, waiting)
             return
+        if kind == "OrderTriggers":
+            self._order_triggers(seat, action, waiting)
+            return
         if kind in ("TriggerTargetSelection", "TargetSelection"):
             targets = action.get("targets") or []
             mark, snapshot = len(self._events), self._snapshot()
@@ -643,6 +678,25 @@ class PhaseEngine:
                 self._apply(seat, engine_action)
                 return
         raise IllegalAction("not_an_option", f"{choice!r} is not an option of {kind}")
+
+    def _order_triggers(self, seat: int, action: dict[str, Any],
+                        waiting: dict[str, Any]) -> None:
+        """The protocol names the trigger to put on the stack next (an index of phase's
+        list); phase takes the whole order at once, bottom of the stack first."""
+        count = len((waiting.get("data") or {}).get("triggers") or [])
+        self._sync_parts(waiting)
+        choice = action.get("choice")
+        if (isinstance(choice, bool) or not isinstance(choice, int)
+                or not 0 <= choice < count or choice in self._pending_parts):
+            raise IllegalAction("not_an_option", f"{choice!r} is not a trigger to order")
+        chosen = [*self._pending_parts, choice]
+        if len(chosen) < count - 1:
+            self._pending_parts = chosen
+            return
+        order = chosen + [i for i in range(count) if i not in chosen]
+        self._apply(seat, {"type": "OrderTriggers", "data": {"order": order}})
+        self._pending_parts = []
+        self._pending_key = None
 
     def _bottom(self, seat: int, action: dict[str, Any], waiting: dict[str, Any]) -> None:
         pending = [p for p in (waiting.get("data") or {}).get("pending") or []
@@ -753,7 +807,7 @@ class PhaseEngine:
         kind = waiting.get("type")
         if kind == "Priority" or len(path) > 8:
             found = dict(made)
-            chosen = self._new_targets(before, game) or []
+            chosen = self._new_targets(before, game, path[0] if path else None) or []
             if chosen and "targets" not in found:
                 found["targets"] = [self._protocol_target(t) for t in chosen]
             return [found]
@@ -833,12 +887,24 @@ class PhaseEngine:
                 found.append((_COLOR.get(color, color), action))
             elif kind == "ChooseOption":
                 found.append((data.get("choice", data.get("index")), action))
+            elif kind == "ChooseTarget":  # an object or player chosen, not targeted
+                target = data.get("target")
+                if isinstance(target, dict) and "Object" in target:
+                    found.append((target["Object"], action))
+                elif isinstance(target, dict) and "Player" in target:
+                    found.append((NAME.get(target["Player"]), action))
+                else:
+                    found.append((action.to_dict(), action))
             else:
                 found.append((action.to_dict(), action))
         return found
 
     def _choices(self, waiting: dict[str, Any]) -> list[dict[str, Any]]:
         kind = waiting.get("type")
+        if kind == "OrderTriggers":
+            self._sync_parts(waiting)
+            count = len((waiting.get("data") or {}).get("triggers") or [])
+            return [{"choice": i} for i in range(count) if i not in self._pending_parts]
         if _puts_on_top(waiting):
             self._sync_parts(waiting)
             return [{"choice": card} for card in (waiting.get("data") or {}).get("cards", [])
@@ -902,6 +968,8 @@ class PhaseEngine:
             return {"player": NAME[actor], "decision": "put_on_top",
                     "count": int(data.get("count", 1)) - len(self._pending_parts)}
         decision = _DECISION.get(kind, _snake(kind))
+        if kind == "NamedChoice":  # choice_type CreatureType, Color, ...
+            decision = "choose_" + _snake(str(data.get("choice_type") or "option"))
         pending: dict[str, Any] = {"player": NAME[actor], "decision": decision}
         if kind in ("DiscardToHandSize", "DiscardChoice"):
             self._sync_parts(waiting)
@@ -913,6 +981,12 @@ class PhaseEngine:
                              for b in data.get("blockers", [])],
                 "trample": bool(data.get("trample")),
                 "defender": NAME.get(data.get("defending_player"))})
+        elif kind == "OrderTriggers":
+            self._sync_parts(waiting)
+            pending["triggers"] = [
+                {"id": i, "source": t.get("source_id"), "card": t.get("source_name"),
+                 "text": t.get("description")}
+                for i, t in enumerate(data.get("triggers") or []) if i not in self._pending_parts]
         elif kind not in ("DeclareAttackers", "DeclareBlockers"):
             pending["engine_prompt"] = kind
         return pending
@@ -978,13 +1052,25 @@ class PhaseEngine:
         creature = "Creature" in (types.get("core_types") or [])
         colors = [c for c in "WUBRG" if _LETTER[c] in (obj.get("color") or [])]
         return {"id": obj["id"], "card": obj.get("name"), "owner": NAME[obj["owner"]],
-                "types": list(types.get("core_types") or []),
-                "supertypes": list(types.get("supertypes") or []),
+                "types": _ordered(types.get("core_types"), TYPES),
+                "supertypes": _ordered(types.get("supertypes"), SUPERTYPES),
                 "subtypes": list(types.get("subtypes") or []),
                 "colors": colors, "mana_cost": cost, "mana_value": value,
                 "power": obj.get("power") if creature else None,
                 "toughness": obj.get("toughness") if creature else None,
                 "incarnation": int(obj.get("incarnation") or 0)}
+
+    def _exiled(self, obj: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """A card phase exiled face down (``face_down``): hidden from both players (406.3);
+        in a full observation, shown with no characteristics (406.3a)."""
+        if not obj.get("face_down"):
+            return self._object(obj)
+        if viewer is not None:
+            return {"hidden": True}
+        out = self._object(obj)
+        out.update({"types": [], "supertypes": [], "subtypes": [], "colors": [],
+                    "mana_cost": None, "mana_value": 0, "power": None, "toughness": None})
+        return out
 
     def _permanent(self, obj: dict[str, Any]) -> dict[str, Any]:
         out = self._object(obj)

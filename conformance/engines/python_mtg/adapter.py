@@ -1008,8 +1008,10 @@ def _card_view(state: dict, obj: str, engine: PythonMtgEngine, ctx: dict) -> dic
         "id": obj,
         "card": engine._names.get(obj) or _name(state, obj),
         "owner": ctx["owners"].get(obj),
-        "types": types,
-        "supertypes": sorted(ctx["supertypes"].get(obj, ())),
+        # The engine's relations spell types and supertypes in lower case ("artifact",
+        # "basic"); the protocol spells them as printed on the type line ("Artifact").
+        "types": [t.capitalize() for t in types],
+        "supertypes": sorted(s.capitalize() for s in ctx["supertypes"].get(obj, ())),
         "subtypes": [lower.get(s, s.capitalize()) for s in subtypes],
         "colors": [COLOUR[c] for c in ("white", "blue", "black", "red", "green")
                    if c in ctx["colors"].get(obj, ()) and "land" not in types],
