@@ -257,7 +257,12 @@ def open_database(spec: str | None) -> ExampleDatabase | None:
         except ImportError:
             raise ValueError("a Redis example database needs the redis package: pip install "
                              "'mtg-conformance[redis]'") from None
-        return RedisExampleDatabase(redis.Redis.from_url(spec), key_prefix=b"mtgconf-fuzz:")
+        try:
+            client = redis.Redis.from_url(spec, socket_connect_timeout=5)
+            client.ping()
+        except (ValueError, redis.RedisError) as exc:
+            raise ValueError(f"--database {spec}: no Redis there ({exc})") from None
+        return RedisExampleDatabase(client, key_prefix=b"mtgconf-fuzz:")
     return DirectoryBasedExampleDatabase(spec or Path(".hypothesis") / "fuzz")
 
 

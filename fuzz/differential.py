@@ -64,7 +64,7 @@ def diverges(observation: dict[str, Any], play: Play, other: Play,
     mine = normalise(observation, play)
     theirs = normalise(other.observation, other)
     for part, (a, b) in _differences(mine, theirs):
-        return [_violation(part, a, b, play.info.name, other.info.name)]
+        return [_violation(part, a, b, play, other)]
     if legal is not None:
         a_actions, b_actions = (action_keys(actions, p) for actions, p in
                                 zip(legal, (play, other), strict=True))
@@ -142,17 +142,18 @@ def _differences(mine: dict[str, Any], theirs: dict[str, Any]
             yield key, (a, b)
 
 
-def _violation(part: str, mine: Any, theirs: Any, engine: str, other: str) -> Violation:
+def _violation(part: str, mine: Any, theirs: Any, play: Play, other: Play) -> Violation:
     zone = part.split(".", 1)[0]
-    return Violation(INVARIANT, _rules_for(zone, None),
-                     f"{part}: {engine} shows {_show(mine)}, {other} shows {_show(theirs)}")
+    return Violation(INVARIANT, _rules_for(zone, play.edition),
+                     f"{part}: {play.info.name} shows {_show(mine)}, {other.info.name} shows "
+                     f"{_show(theirs)}")
 
 
-def _rules_for(zone: str, edition: str | None) -> tuple[str, ...]:
+def _rules_for(zone: str, edition: str) -> tuple[str, ...]:
+    """The rules of that part of the game in the game's edition (those of the other edition
+    where the seeds have none: turns, priority and life are 2004 sections only)."""
     rules = RULES_OF.get(zone, ())
-    if edition is None:
-        return rules
-    return tuple(r for r in rules if r.startswith(edition)) or rules
+    return tuple(r for r in rules if r.startswith(f"{edition}:")) or rules
 
 
 def _show(value: Any) -> str:

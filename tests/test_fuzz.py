@@ -116,6 +116,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert fuzz("--invariant", "no-such-thing", "--out", str(tmp_path)) == 2
     assert "no invariant no-such-thing" in capsys.readouterr().err
     assert main(["fuzz", "replay", str(tmp_path / "missing.yaml")]) == 2
+    assert fuzz("--budget", "0", "--out", str(tmp_path)) == 2
+    assert "--budget must be a positive number" in capsys.readouterr().err
+    # A Redis address where nothing answers (port 1): one line, not a traceback.
+    status = main(["fuzz", "--quiet", "--database", "redis://127.0.0.1:1/0", "--budget", "1",
+                   "--out", str(tmp_path)])
+    assert status == 2
+    assert "Redis" in capsys.readouterr().err  # no server there (or no redis package)
 
 
 def test_the_replay_checks_every_invariant_even_without_a_last_expect(tmp_path):

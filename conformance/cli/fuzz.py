@@ -102,6 +102,10 @@ def _fuzz(args: argparse.Namespace) -> int:
         EngineSpec.parse(args.against)
     if args.jobs < 1:
         raise UsageError("-n must be at least 1")
+    for name in ("budget", "shrink_seconds"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds")
     try:
         chosen = invariants_named(args.invariant) if args.invariant else None
     except ValueError as exc:
