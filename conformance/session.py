@@ -45,6 +45,7 @@ class EngineSession:
         self.restarts = 0
         self.restarts_in_a_row = 0
         self._fresh = False  # the next start is not a restart of a failed engine
+        self._retired_seconds = 0.0  # engine_seconds of the clients dropped so far
 
     def start(self) -> EngineInfo:
         """Start the engine and shake hands; raises a ``SetupError`` naming what failed."""
@@ -60,6 +61,13 @@ class EngineSession:
             self.info = info
         self.client = client
         return info
+
+    @property
+    def engine_seconds(self) -> float:
+        """Seconds spent inside engine calls by every client of this session, restarted
+        engines included (``EngineClient.engine_seconds``)."""
+        live = self.client.engine_seconds if self.client is not None else 0.0
+        return self._retired_seconds + live
 
     def begin(self, timeout: float | None) -> EngineClient:
         """The client for the next case, restarting the engine if the last case broke it.
@@ -101,6 +109,7 @@ class EngineSession:
             return
         client.deadline = None
         if unusable:
+            self._retired_seconds += client.engine_seconds
             self.client = None
             self._fresh = not blame
             _kill(client.transport)
@@ -113,6 +122,7 @@ class EngineSession:
     def close(self) -> None:
         client, self.client = self.client, None
         if client is not None:
+            self._retired_seconds += client.engine_seconds
             # The transport says bye itself (a process) or calls close() (in-process).
             client.transport.close()
 

@@ -42,6 +42,7 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     from conformance import __version__
     from conformance.cli import (
+        bench,
         cases,
         coverage,
         expectations,
@@ -72,6 +73,7 @@ def build_parser() -> Parser:
     mutants.register(commands)
     fuzz.register(commands)
     report.register(commands)
+    bench.register(commands)
     return parser
 
 
