@@ -51,20 +51,53 @@ RULES_OF = {
     "command": ("modern:408.1",),
     "legal_actions": ("cr2004:300.2",),
 }
-#: per permanent, the fields compared where both engines show them
-PERMANENT_FIELDS = ("controller", "owner", "tapped", "damage", "counters", "power", "toughness",
-                    "attacking", "blocking", "face_down", "token")
+#: the rules a difference in one field of an object touches (else its zone's)
+FIELD_RULES = {
+    "card": ("cr2004:200.1", "cr2004:216.1"),
+    "mana_cost": ("cr2004:203.1",),
+    "mana_value": ("cr2004:203.1",),
+    "colors": ("cr2004:203.2",),
+    "types": ("cr2004:205.1", "cr2004:217.6c", "modern:405.4"),
+    "supertypes": ("cr2004:205.1",),
+    "subtypes": ("cr2004:205.1",),
+    "power": ("cr2004:208.1",),
+    "toughness": ("cr2004:208.1",),
+    "controller": ("cr2004:214.4", "cr2004:213.4", "modern:405.4"),
+    "owner": ("cr2004:217.1a", "modern:400.3"),
+    "tapped": ("cr2004:214.3",),
+    "counters": ("cr2004:200.10",),
+    "phased_out": ("cr2004:217.8a",),
+}
+#: what a player's view hides (a difference in it: the rules of hidden and public zones)
+VIEW_RULES = ("modern:400.2", "modern:402.3", "cr2004:217.2c", "cr2004:217.2e", "modern:401.5")
+#: object fields that hold another object's id (compared by handle)
+ID_FIELDS = ("attached_to", "source", "blocking")
+#: the zones whose objects are compared in order (top first), and those compared as sets
+ORDERED_ZONES = ("graveyard", "stack")
+#: a player's fields compared where both engines show them
+PLAYER_FIELDS = ("life", "poison", "lands_played", "max_hand_size")
 
 
 def diverges(observation: dict[str, Any], play: Play, other: Play,
-             legal: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
-             ) -> list[Violation]:
-    """The first difference between the two engines' states after the same step, if any
-    (``legal``: both engines' legal actions, listed after the step, to compare too)."""
+             legal: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None,
+             views: tuple[dict[str, Any], dict[str, Any]] | None = None) -> list[Violation]:
+    """The first difference between the two engines' states after the same step, if any:
+    the whole observations, then (``views``: each engine's players' views) what each player
+    sees, then (``legal``: both engines' legal actions, listed after the step) the actions."""
     mine = normalise(observation, play)
     theirs = normalise(other.observation, other)
     for part, (a, b) in _differences(mine, theirs):
         return [_violation(part, a, b, play, other)]
+    if views is not None:
+        for viewer in ob.PLAYERS:
+            if viewer not in views[0] or viewer not in views[1]:
+                continue
+            seen = (normalise(views[0][viewer], play, view=True),
+                    normalise(views[1][viewer], other, view=True))
+            for part, (a, b) in _differences(*seen):
+                return [Violation(INVARIANT, _edition_rules(VIEW_RULES, play.edition),
+                                  f"what {viewer} sees: {part}: {play.info.name} shows "
+                                  f"{_show(a)}, {other.info.name} shows {_show(b)}")]
     if legal is not None:
         a_actions, b_actions = (action_keys(actions, p) for actions, p in
                                 zip(legal, (play, other), strict=True))
@@ -76,11 +109,25 @@ def diverges(observation: dict[str, Any], play: Play, other: Play,
     return []
 
 
-def normalise(observation: dict[str, Any], play: Play) -> dict[str, Any]:
-    """The observation as both engines can be compared on it: objects by handle."""
-    def name(obj: dict[str, Any]) -> str:
-        handle = play.handle_of.get(obj.get("id"))
-        return handle if handle is not None else f"<{obj.get('card')}>"
+def normalise(observation: dict[str, Any], play: Play, *, view: bool = False
+              ) -> dict[str, Any]:
+    """The observation as both engines can be compared on it: every object by handle with
+    every field it shows (ids in fields by handle too). Libraries are compared as counts (two
+    engines shuffle differently), and in a player's view by how many cards are shown."""
+    def name(value: Any) -> Any:
+        handle = play.handle_of.get(value)
+        return handle if handle is not None else value
+
+    def described(objects: Any) -> list[tuple[str, dict[str, Any]]]:
+        out = []
+        for index, obj in enumerate(objects or ()):
+            if obj.get("hidden"):
+                out.append((f"<hidden>#{index}", {}))
+                continue
+            handle = play.handle_of.get(obj.get("id"))
+            key = handle if handle is not None else f"<{obj.get('card')}>#{index}"
+            out.append((key, _fields(obj, name)))
+        return out
 
     normal: dict[str, Any] = {
         "turn": {k: v for k, v in ob.turn(observation).items()
@@ -90,26 +137,38 @@ def normalise(observation: dict[str, Any], play: Play) -> dict[str, Any]:
     }
     for player in ob.PLAYERS:
         state = ob.player(observation, player)
-        for key in ("life", "poison"):
+        for key in PLAYER_FIELDS:
             if key in state:
                 normal[f"{key}.{player}"] = state[key]
         if "mana_pool" in state:
             normal[f"mana_pool.{player}"] = {k: v for k, v in state["mana_pool"].items() if v}
-        normal[f"library.{player}"] = len(state.get("library") or ())
-        normal[f"hand.{player}"] = Counter(name(o) for o in state.get("hand") or ())
-        normal[f"graveyard.{player}"] = [name(o) for o in state.get("graveyard") or ()]
-    normal["stack"] = [name(o) for o in observation.get("stack") or ()]
-    for zone in ("exile", "ante", "command"):
-        normal[zone] = Counter(name(o) for o in observation.get(zone) or ())
-    normal["battlefield"] = {
-        _unique(name(o), i): {k: o[k] for k in PERMANENT_FIELDS if k in o}
-        for i, o in enumerate(sorted(observation.get("battlefield") or (), key=name))}
+        library = state.get("library") or ()
+        normal[f"library.{player}"] = (
+            {"count": len(library), "shown": sum(1 for o in library if not o.get("hidden"))}
+            if view else len(library))
+        normal[f"hand.{player}"] = dict(described(state.get("hand")))
+        normal[f"graveyard.{player}"] = described(state.get("graveyard"))
+    normal["stack"] = described(observation.get("stack"))
+    for zone in ("battlefield", *(z for z in ob.SHARED_ZONES if z not in ("battlefield",
+                                                                          "stack"))):
+        if zone in observation or zone == "battlefield":
+            normal[zone] = dict(described(observation.get(zone)))
     return normal
 
 
-def _unique(key: str, index: int) -> str:
-    # Two tokens of one name are two permanents: keep both, by their place in name order.
-    return f"{key}#{index}" if key.startswith("<") else key
+def _fields(obj: dict[str, Any], name: Any) -> dict[str, Any]:
+    fields = {}
+    for key, value in obj.items():
+        if key == "id":
+            continue
+        if key in ID_FIELDS and value is not None and not isinstance(value, bool):
+            fields[key] = name(value)
+        elif key == "targets" and isinstance(value, list):
+            fields[key] = [{"object": name(t["object"])} if isinstance(t, dict) and
+                           "object" in t else t for t in value]
+        else:
+            fields[key] = value
+    return fields
 
 
 def _pending(pending: Any) -> Any:
@@ -124,17 +183,18 @@ def _differences(mine: dict[str, Any], theirs: dict[str, Any]
         if key not in theirs:
             continue
         b = theirs[key]
-        if key == "battlefield":
+        zone = key.split(".", 1)[0]
+        if zone in ORDERED_ZONES:
+            if [k for k, _ in a] != [k for k, _ in b]:
+                yield key, ([k for k, _ in a], [k for k, _ in b])
+                continue
+            yield from _field_differences(key, list(zip(a, b, strict=True)))
+        elif zone in ob.SHARED_ZONES or zone == "hand":
             if set(a) != set(b):
                 yield key, (sorted(a), sorted(b))
                 continue
-            for handle in sorted(a):
-                shared = set(a[handle]) & set(b[handle])
-                for field in sorted(shared):
-                    if a[handle][field] != b[handle][field]:
-                        yield f"battlefield.{handle}.{field}", (a[handle][field],
-                                                                 b[handle][field])
-        elif isinstance(a, dict) and isinstance(b, dict) and key in ("turn",):
+            yield from _field_differences(key, [((k, a[k]), (k, b[k])) for k in sorted(a)])
+        elif isinstance(a, dict) and isinstance(b, dict) and key == "turn":
             for field in sorted(set(a) & set(b)):
                 if a[field] != b[field]:
                     yield f"turn.{field}", (a[field], b[field])
@@ -142,9 +202,22 @@ def _differences(mine: dict[str, Any], theirs: dict[str, Any]
             yield key, (a, b)
 
 
+def _field_differences(zone: str, pairs: list[tuple[tuple[str, dict[str, Any]],
+                                                     tuple[str, dict[str, Any]]]]
+                       ) -> Iterator[tuple[str, tuple[Any, Any]]]:
+    """Per object, the fields both engines show and differ on."""
+    for (handle, a), (_, b) in pairs:
+        for field in sorted(set(a) & set(b)):
+            if a[field] != b[field]:
+                yield f"{zone}.{handle}.{field}", (a[field], b[field])
+
+
 def _violation(part: str, mine: Any, theirs: Any, play: Play, other: Play) -> Violation:
-    zone = part.split(".", 1)[0]
-    return Violation(INVARIANT, _rules_for(zone, play.edition),
+    zone, *rest = part.split(".")
+    field = rest[-1] if len(rest) >= 2 else None
+    rules = (_edition_rules(FIELD_RULES[field], play.edition) if field in FIELD_RULES
+             else _rules_for(zone, play.edition))
+    return Violation(INVARIANT, rules,
                      f"{part}: {play.info.name} shows {_show(mine)}, {other.info.name} shows "
                      f"{_show(theirs)}")
 
@@ -152,7 +225,10 @@ def _violation(part: str, mine: Any, theirs: Any, play: Play, other: Play) -> Vi
 def _rules_for(zone: str, edition: str) -> tuple[str, ...]:
     """The rules of that part of the game in the game's edition (those of the other edition
     where the seeds have none: turns, priority and life are 2004 sections only)."""
-    rules = RULES_OF.get(zone, ())
+    return _edition_rules(RULES_OF.get(zone, ()), edition)
+
+
+def _edition_rules(rules: tuple[str, ...], edition: str) -> tuple[str, ...]:
     return tuple(r for r in rules if r.startswith(f"{edition}:")) or rules
 
 

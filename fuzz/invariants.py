@@ -40,6 +40,12 @@ class Transition:
     seeded: bool = True  # the game began with a seeded start (not a given state)
     #: the action was listed as legal before it was performed
     listed: bool = False
+    #: at the start of a game: its setup; why the engine refused it (illegal_setup), if it
+    #: did (``after`` is then empty and only the setup's invariants apply); the deliberate
+    #: flaw that makes the setup illegal, if any (a ``strategies.Flaw``)
+    setup: dict[str, Any] | None = None
+    refused: str | None = None
+    flaw: Any = None
 
     # Read by many invariants: computed once a step.
     @cached_property
@@ -81,10 +87,13 @@ class Invariant:
     editions: tuple[str, ...] = EDITIONS
     #: checked once per game by the fuzzer (replaying it), not after each step
     whole_game: bool = False
+    #: checks the setup itself: applies to a refused setup too (no other invariant does)
+    of_setup: bool = False
 
     def applies(self, transition: Transition) -> bool:
         return (not self.whole_game and transition.edition in self.editions
-                and self.needs <= transition.capabilities)
+                and self.needs <= transition.capabilities
+                and (self.of_setup or transition.refused is None))
 
     def violations(self, transition: Transition) -> list[Violation]:
         found = []
@@ -98,15 +107,15 @@ INVARIANTS: dict[str, Invariant] = {}
 
 
 def invariant(invariant_id: str, rules: str, description: str, *, needs: Iterable[str] = (),
-              editions: Iterable[str] = EDITIONS, whole_game: bool = False
-              ) -> Callable[[Check], Check]:
+              editions: Iterable[str] = EDITIONS, whole_game: bool = False,
+              of_setup: bool = False) -> Callable[[Check], Check]:
     """Register the decorated check; ``rules`` is space-separated ("" for the protocol)."""
     def register(check: Check) -> Check:
         if invariant_id in INVARIANTS:
             raise ValueError(f"invariant {invariant_id!r} is registered twice")
         INVARIANTS[invariant_id] = Invariant(invariant_id, tuple(rules.split()), description,
                                              check, frozenset(needs), tuple(editions),
-                                             whole_game)
+                                             whole_game, of_setup)
         return check
     return register
 
@@ -125,6 +134,26 @@ def check_all(transition: Transition, chosen: Iterable[Invariant] | None = None,
 
 
 # ---- the start of the game --------------------------------------------------------------------
+
+
+@invariant("deck-rules", "cr2004:100.2 cr2004:100.3 modern:407.3",
+           "A seeded start whose deck its format forbids (too few cards, a fifth copy) or that "
+           "holds an ante card outside an ante game is refused as illegal_setup; one the "
+           "rules allow starts.", needs=("setup.legality",), of_setup=True)
+def _deck_rules(t: Transition) -> Iterator[Violation]:
+    if t.before is not None or t.setup is None or "start" not in t.setup:
+        return
+    if t.flaw is not None and t.refused is None:
+        yield Violation("deck-rules", t.flaw.rules, f"{t.flaw.why} was accepted: the game "
+                        "started", forbidden=True)
+    elif t.flaw is None and t.refused is not None:
+        fmt = t.setup.get("format")
+        rules = {"constructed": ("cr2004:100.2",), "limited": ("cr2004:100.3",)}.get(
+            fmt, ("cr2004:100.2", "cr2004:100.3"))
+        yield Violation("deck-rules", rules, "a setup the deck rules allow "
+                        f"({fmt or 'no format'}, {'ante' if t.setup.get('ante') else 'no ante'})"
+                        f" was refused: {t.refused}")
+
 
 
 @invariant("starting-life", "cr2004:101.3",
@@ -150,6 +179,34 @@ def _opening_hand(t: Transition) -> Iterator[Violation]:
                                 ("cr2004:101.3", "cr2004:217.3a", "modern:402.1"),
                                 f"{name}'s opening hand has {len(hand)} cards",
                                 {f"players.{name}.hand": {"count": 7}})
+
+
+@invariant("mulligan-one-card-fewer", "cr2004:101.4",
+           "The 2004 mulligan: the starting player decides first; each mulligan shuffles the "
+           "hand away and draws one card fewer than it held; a player may go on down to an "
+           "empty hand.", needs=("actions.mulligan",), editions=("cr2004",))
+def _paris_mulligan(t: Transition) -> Iterator[str]:
+    if t.before is None:
+        pending = t.after.get("pending") or {}
+        active = ob.turn(t.after).get("active")
+        if pending.get("decision") == "mulligan" and pending.get("player") != active:
+            yield f"{pending.get('player')} decides on a mulligan before {active}, who starts"
+        return
+    pending = t.before.get("pending") or {}
+    if pending.get("decision") != "mulligan":
+        return
+    who = pending.get("player")
+    had = len(ob.player(t.before, who).get("hand") or ())
+    if t.legal is not None and had and not any(
+            a.get("action") == "mulligan" and a.get("player") == who for a in t.legal):
+        yield f"{who} may not mulligan a hand of {had} card(s)"
+    if t.action is not None and t.action.get("action") == "mulligan" and t.rejected is None:
+        now = len(ob.player(t.after, who).get("hand") or ())
+        if now != had - 1:
+            yield f"{who} mulliganed a hand of {had} into {now} cards, not {had - 1}"
+        after = t.after.get("pending") or {}
+        if now and (after.get("decision"), after.get("player")) != ("mulligan", who):
+            yield f"{who}, with {now} card(s) after a mulligan, is not asked again"
 
 
 @invariant("first-player-skips-draw", "cr2004:101.5",

@@ -14,6 +14,8 @@ The machine class is an ordinary Hypothesis test: ``Machine.TestCase`` runs unde
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,9 +29,9 @@ from conformance.errors import CallFailed, EngineRejected
 from conformance.protocol import EngineInfo
 from conformance.session import EngineSession
 from fuzz import observations as ob
-from fuzz.invariants import INVARIANTS, Invariant, Violation, check_all
-from fuzz.play import Play, Trace
-from fuzz.strategies import cards_for_rules, illegal_action, seeded_starts
+from fuzz.invariants import INVARIANTS, Invariant, Transition, Violation, check_all
+from fuzz.play import Play, Trace, opens_with_decisions
+from fuzz.strategies import Start, cards_for_rules, illegal_action, starts, topics_for
 
 #: one step in ILLEGAL_ONE_IN is a deliberately illegal action
 ILLEGAL_ONE_IN = 8
@@ -171,23 +173,22 @@ def failure_for(invariant: str) -> type[Failure]:
 def replays_the_same(play: Play) -> list[Violation]:
     """Play ``play``'s game again from its setup on the same engine: the same observation
     at the end, objects named by handle."""
-    from fuzz.differential import normalise
+    from fuzz.differential import _differences, normalise
 
     trace = play.trace
     assert trace is not None
     again = Play(play.client, play.info, play.edition, views=False)
-    again.start(copy.deepcopy(trace.setup))
+    again.start(copy.deepcopy(trace.setup), keep=not opens_with_decisions(trace.steps))
     for step in trace.steps:
         if step.named is None:
             return []  # an object without a handle: cannot be named in the second game
         again.act(again.unname(step.named), listed=step.listed)
     first, second = normalise(play.observation, play), normalise(again.observation, again)
     # A replay leaves the engine in the second game: the first one is over either way.
-    if first != second:
-        keys = sorted(k for k in first if first.get(k) != second.get(k))
+    for part, (a, b) in _differences(first, second):
         return [Violation("same-game-same-trace", (), f"played again from the same setup "
                           f"with the same {len(trace.steps)} actions, the game differs in "
-                          f"{', '.join(keys[:5])}")]
+                          f"{part}: {a!r} the first time, {b!r} the second")]
     return []
 
 
@@ -197,6 +198,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
     chosen = config.chosen()
     shared = _shared_cards(config, info)
     focus = cards_for_rules(config.rules) if config.rules else frozenset()
+    topics = topics_for(config.rules)
     findings = findings if findings is not None else Findings()
 
     class GameMachine(RuleBasedStateMachine):
@@ -204,22 +206,37 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
             super().__init__()
             self.play: Play | None = None
             self.other: Play | None = None
+            self.plan: dict[str, int] = {}
             self.over = False
             self.diverged = False
 
-        @initialize(setup=seeded_starts(shared, config.edition, focus))
-        def start(self, setup: dict[str, Any]) -> None:
+        @initialize(start=starts(shared, config.edition, focus, topics))
+        def start(self, start: Start) -> None:
             session = session_for(config.engine)
             assert session.client is not None
             self.play = Play(session.client, info, config.edition, views=config.views)
-            transition = self._guard(lambda: self.play.start(setup))  # type: ignore[union-attr]
+            self.plan = dict(start.mulligans)
+            keep = not self.plan  # a plan of mulligans: the opening decisions are steps
             findings.games += 1
+            transition = self._guard(lambda: self.play.begin(  # type: ignore[union-attr]
+                copy.deepcopy(start.setup), keep=keep, flaw=start.flaw))
+            found = check_all(transition, chosen, findings.checked)
+            self.over = transition.refused is not None
             if config.against is not None:
                 other = session_for(config.against, "against")
                 assert other.client is not None and other.info is not None
                 self.other = Play(other.client, other.info, config.edition, views=False)
-                self.other.start(setup)
-            self._check(check_all(transition, chosen, findings.checked))
+                mirrored = self.other.begin(copy.deepcopy(start.setup), keep=keep,
+                                             flaw=start.flaw)
+                if found or not config.differential:
+                    pass
+                elif (mirrored.refused is None) != (transition.refused is None):
+                    found = [Violation(DIFFERENTIAL, start.flaw.rules if start.flaw else (),
+                                       f"{info.name} {_refusal(transition.refused)}, "
+                                       f"{config.against} {_refusal(mirrored.refused)}")]
+                elif transition.refused is None:
+                    found = self._guard(lambda: self._diverges(transition))
+            self._check(found)
 
         # One integer per step, drawn by the rule itself: the cheapest draw Hypothesis has
         # (a step costs less than a millisecond), and it shrinks toward 0, the first legal
@@ -231,7 +248,15 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 return
             legal = self.play.legal()
             findings.steps += 1
-            if pick % ILLEGAL_ONE_IN == ILLEGAL_ONE_IN - 1 or not legal:
+            planned = self._planned(legal)
+            if planned is not None:
+                action = planned
+                transition = self._guard(lambda: self.play.act(  # type: ignore[union-attr]
+                    action, listed=True, legal=legal))
+                found = check_all(transition, chosen, findings.checked)
+                if self.other is not None and config.differential and not found:
+                    found = self._guard(lambda: self._compare(transition))
+            elif pick % ILLEGAL_ONE_IN == ILLEGAL_ONE_IN - 1 or not legal:
                 action, _ = illegal_action(pick // ILLEGAL_ONE_IN, legal, self.play.observation)
                 transition = self._guard(lambda: self.play.act(  # type: ignore[union-attr]
                     action, listed=False, legal=legal))
@@ -242,13 +267,27 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                     action, listed=True, legal=legal))
                 found = check_all(transition, chosen, findings.checked)
                 if self.other is not None and config.differential and not found:
-                    found = self._guard(lambda: self._compare(transition.after))
+                    found = self._guard(lambda: self._compare(transition))
             self.over = ob.over(transition.after)
             self._check(found)
 
-        def _compare(self, observation: dict[str, Any]) -> list[Violation]:
+        def _planned(self, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+            """The opening decision the start's plan makes (a mulligan while the player has
+            mulligans left and may take one, else keep), or None."""
+            assert self.play is not None
+            pending = self.play.observation.get("pending") or {}
+            if not self.plan or pending.get("decision") != "mulligan":
+                return None
+            player = pending.get("player")
+            options = {a.get("action"): a for a in legal if a.get("player") == player}
+            if self.plan.get(player, 0) > 0 and "mulligan" in options:
+                self.plan[player] -= 1
+                return options["mulligan"]
+            return options.get("keep")
+
+        def _compare(self, transition: Transition) -> list[Violation]:
             """Mirror the step just taken on the other engine and compare the two."""
-            from fuzz.differential import INVARIANT, diverges
+            from fuzz.differential import INVARIANT
 
             assert self.play is not None and self.other is not None
             assert self.play.trace is not None
@@ -262,9 +301,21 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
             if transition.rejected is not None:
                 return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
                                   f"({transition.rejected}), which {info.name} accepted")]
+            return self._diverges(transition)
+
+        def _diverges(self, transition: Transition) -> list[Violation]:
+            """The two engines compared after the same step (or start): observations, the
+            players' views when the engine's were observed, legal actions."""
+            from fuzz.differential import diverges
+
+            assert self.play is not None and self.other is not None
             legal = (self.play.legal(), self.other.legal()) if config.compare_legal \
                 else None
-            return diverges(observation, self.play, self.other, legal)
+            views = None
+            if transition.views and "observe.view" in self.other.capabilities:
+                views = (transition.views, {name: self.other.client.observe(name)
+                                            for name in ob.PLAYERS})
+            return diverges(transition.after, self.play, self.other, legal, views)
 
         def teardown(self) -> None:
             if self.play is None or self.play.trace is None or not replay_games:
@@ -296,6 +347,13 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 raise failure
 
     GameMachine.__name__ = f"Fuzz_{config.edition}_{_safe(config.engine)}"
+    # The example database keys a machine's failures by its digest: one per engine, edition,
+    # directing rules and invariants checked. A campaign's later rounds, which leave out the
+    # invariants already broken, then replay (and would delete as passing) none of the
+    # failures saved by its first round; the next campaign of that configuration replays them.
+    GameMachine._hypothesis_internal_add_digest = hashlib.sha256(json.dumps(  # type: ignore
+        [config.engine, config.edition, config.against, sorted(config.rules),
+         sorted(i.id for i in chosen)]).encode()).digest()
     return GameMachine
 
 
@@ -309,6 +367,10 @@ def _shared_cards(config: FuzzConfig, info: EngineInfo) -> EngineInfo:
     return EngineInfo(info.name, info.version, info.protocol, info.editions,
                       info.capabilities & other.capabilities, common,
                       {config.edition: common}, info.declared)
+
+
+def _refusal(reason: str | None) -> str:
+    return "accepts the setup" if reason is None else f"refuses the setup ({reason})"
 
 
 def _safe(text: str) -> str:

@@ -11,12 +11,13 @@ can be written as a case file that names objects by handle.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.client import EngineClient
 from conformance.errors import CallFailed, EngineRejected
-from conformance.protocol import BAD_REQUEST, ILLEGAL_ACTION, EngineInfo
+from conformance.protocol import BAD_REQUEST, ILLEGAL_ACTION, ILLEGAL_SETUP, EngineInfo
 from fuzz import observations as ob
 from fuzz.invariants import Transition
 
@@ -68,23 +69,41 @@ class Play:
         self.steps = 0  # actions performed, accepted or not
         self._bound = 0  # handles given by bind paths so far
         self._legal: list[dict[str, Any]] | None = None  # listed since the last step
+        self.trigger_of: dict[Any, str] = {}  # pending trigger id -> handle
         self.seeded = True
 
     # ---- starting ----
 
-    def start(self, setup: dict[str, Any]) -> Transition:
+    def start(self, setup: dict[str, Any], *, keep: bool = True) -> Transition:
+        """Start the game (``EngineRejected`` if the engine refuses the setup); with ``keep``
+        every opening hand is kept, else the opening decisions are the game's first steps."""
         self.trace = Trace(self.edition, copy.deepcopy(setup))
         self._legal = None
         self.seeded = "start" in setup
         handles = self.client.new_game(self.edition, setup)
         self.handle_of = {object_id: handle for handle, object_id in handles.items()}
         self.id_of = dict(handles)
-        self._keep_opening_hands()
+        if keep:
+            self._keep_opening_hands()
         events = self._events()
         self.observation = self.client.observe()
         self.trace.binds = self._bind_new()
         return Transition(self.edition, self.capabilities, self.observation, events=events,
-                          views=self._views(), seeded=self.seeded)
+                          views=self._views(), seeded=self.seeded, setup=setup)
+
+    def begin(self, setup: dict[str, Any], *, keep: bool = True, flaw: Any = None
+              ) -> Transition:
+        """``start``, or when the engine refuses the setup as illegal_setup a Transition that
+        says so (only the setup's invariants apply to it); ``flaw``: why the setup is
+        deliberately illegal, if it is (a ``strategies.Flaw``)."""
+        try:
+            transition = self.start(setup, keep=keep)
+        except EngineRejected as exc:
+            if exc.type != ILLEGAL_SETUP:
+                raise
+            transition = Transition(self.edition, self.capabilities, {}, setup=setup,
+                                    refused=exc.reason or exc.detail or ILLEGAL_SETUP)
+        return replace(transition, flaw=flaw)
 
     def _keep_opening_hands(self) -> None:
         for _ in range(4):
@@ -127,6 +146,10 @@ class Play:
         if named is not None and "pay_with" in named:
             if named["pay_with"] == "auto":
                 sources = self.tapped_sources(before, action.get("player", ""))
+                if sources is not None and self._taps_itself(before, action):
+                    # An ability whose cost taps its own permanent (Icy Manipulator): that
+                    # tap is the cost, not a payment of mana.
+                    sources = [h for h in sources if h != named.get("card")]
                 if sources:
                     named["pay_with"] = sources
                 else:
@@ -177,6 +200,22 @@ class Play:
             binds[handle] = f"{where}[card={obj.get('card')}][{index}]"
             self.handle_of[object_id] = handle
             self.id_of[handle] = object_id
+        # Triggered abilities waiting to be put on the stack in an order: ids of the engine's
+        # own, in no object's namespace; named afresh at each such decision.
+        self.trigger_of = {}
+        pending = self.observation.get("pending") or {}
+        counted: dict[Any, int] = {}
+        for trigger in pending.get("triggers") or () if isinstance(pending, dict) else ():
+            card = trigger.get("card")
+            index = counted.get(card, 0)
+            counted[card] = index + 1
+            if trigger.get("id") is None:
+                continue
+            self._bound += 1
+            handle = f"t{self._bound:02d}"
+            binds[handle] = f"pending.triggers[card={card}][{index}]"
+            self.trigger_of[trigger["id"]] = handle
+            self.id_of[handle] = trigger["id"]
         return binds
 
     def name(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -185,8 +224,22 @@ class Play:
         replace with the sources the engine tapped."""
         named = copy.deepcopy(action)
         for key in (*OBJECT_FIELDS, *OBJECT_LISTS):
-            if key in named:
+            if key in named and key != "choice":
                 named[key] = self._named(named[key])
+        if "choice" in named:
+            # What a choice names depends on the decision: an object, a trigger, or a
+            # division of combat damage ([recipient, amount] pairs, amounts no ids).
+            choice = named["choice"]
+            decision = (self.observation.get("pending") or {}).get("decision")
+            if decision == "order_triggers":
+                if choice not in self.trigger_of:
+                    return None
+                named["choice"] = self.trigger_of[choice]
+            elif decision == "assign_combat_damage" and isinstance(choice, list):
+                named["choice"] = [[self._named(pair[0]), *pair[1:]] if isinstance(
+                    pair, list) and pair else pair for pair in choice]
+            else:
+                named["choice"] = self._named(choice)
         if "targets" in named:
             targets = []
             for target in named["targets"] or ():
@@ -236,6 +289,20 @@ class Play:
                 del action["pay_with"]
         return action
 
+    def _taps_itself(self, before: dict[str, Any], action: dict[str, Any]) -> bool:
+        """An activation whose cost (as its card's text shows it) holds {T}."""
+        from spec.cardpool import activated_abilities, default_pool
+
+        if action.get("action") != "activate" or not isinstance(action.get("ability"), int):
+            return False
+        name = next((o.get("card") for o in before.get("battlefield") or ()
+                     if o.get("id") == action.get("card")), None)
+        card = default_pool().edition(self.edition).get(name) if name else None
+        abilities = activated_abilities(card) if card is not None else ()
+        index = action["ability"]
+        return 0 <= index < len(abilities) and \
+            "{T}" in abilities[index].text.split(":", 1)[0]
+
     def tapped_sources(self, before: dict[str, Any], player: str) -> list[str] | None:
         """The handles of the permanents of ``player`` that became tapped in the last step
         (the sources an engine paying by itself chose)."""
@@ -249,3 +316,15 @@ class Play:
                     return None
                 found.append(handle)
         return found
+
+
+def opens_with_decisions(steps: Iterable[Any]) -> bool:
+    """The opening hands are decided by the steps (keep or mulligan), not kept at once."""
+    return any(_action_of(step).get("action") in ("keep", "mulligan") for step in steps)
+
+
+def _action_of(step: Any) -> dict[str, Any]:
+    if isinstance(step, TraceStep):
+        return step.action
+    return next((step[k] for k in ("do", "expect_illegal") if isinstance(step, dict) and
+                 isinstance(step.get(k), dict)), {})

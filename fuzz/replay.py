@@ -22,10 +22,11 @@ from typing import Any
 
 import yaml
 
-from conformance.errors import CallFailed
+from conformance.errors import CallFailed, EngineRejected
+from conformance.protocol import ILLEGAL_SETUP
 from fuzz import observations as ob
 from fuzz.invariants import INVARIANTS, Violation, check_all
-from fuzz.play import Play, Trace
+from fuzz.play import Play, Trace, opens_with_decisions
 
 PROTOCOL_RULES = {
     # A protocol invariant cites no rule of its own: its case cites the rule of the step it
@@ -103,6 +104,8 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
         binds = {h: p for h, p in step.binds.items() if h in used}
         if binds:
             steps.append({"bind": binds})
+    if violation.invariant == "deck-rules" and violation.forbidden:
+        steps = [{"expect_illegal_setup": violation.message.split(" was accepted")[0]}]
     if violation.checks:
         steps.append({"expect": dict(violation.checks)})
     if not steps:
@@ -204,7 +207,19 @@ def recheck(raw: dict[str, Any], edition: str, client: Any, info: Any) -> list[V
     from conformance import paths
 
     play = Play(client, info, edition)
-    found = check_all(play.start(raw["setup"]))
+    refusal = next((step["expect_illegal_setup"] for step in raw.get("steps") or ()
+                    if "expect_illegal_setup" in step), None)
+    try:
+        found = check_all(play.start(raw["setup"], keep=not opens_with_decisions(
+            raw.get("steps") or ())))
+    except EngineRejected as exc:
+        if exc.type != ILLEGAL_SETUP:
+            raise
+        return []  # refused: whether it should have been is the harness's verdict
+    if refusal is not None:
+        return [Violation("deck-rules", tuple(raw.get("rules") or ()),
+                          f"the setup was accepted; the rules forbid it: {refusal}",
+                          forbidden=True)]
     if found:
         return found
     for step in raw.get("steps") or ():

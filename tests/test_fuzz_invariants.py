@@ -34,9 +34,9 @@ from fuzz.machine import (
     replays_the_same,
     session_for,
 )
-from fuzz.play import Play
+from fuzz.play import Play, opens_with_decisions
 from fuzz.replay import case_from, recheck, write_case
-from fuzz.strategies import NO_SUCH_ID
+from fuzz.strategies import NO_SUCH_ID, Flaw
 
 FAKES = "py:tests.fakes.fuzz_engines"
 REFERENCE = "reference"
@@ -64,6 +64,14 @@ def state(step: str = "precombat_main", *, turn: int = 3, active: str = "A",
                for name, extra in (("A", a), ("B", b))}
     return {"turn": {"number": turn, "active": active, "step": step}, "players": players,
             "battlefield": battlefield or []}
+
+
+def constructed(bolts: int) -> dict[str, Any]:
+    """A seeded start naming the constructed format: A's 60 cards hold ``bolts`` Bolts."""
+    return {"start": "game", "seed": 3, "first_player": "A", "format": "constructed",
+            "decks": {"A": [{"card": "Mountain", "count": 60 - bolts},
+                            {"card": "Lightning Bolt", "count": bolts}],
+                      "B": [{"card": "Forest", "count": 60}]}}
 
 
 BOLT_IN_HAND = {"hand": [{"handle": "bolt", "card": "Lightning Bolt"}]}
@@ -107,6 +115,7 @@ class Scenario:
     edition: str
     setup: dict[str, Any]
     steps: tuple[Do | Until, ...] = ()
+    flaw: Flaw | None = None  # the setup is deliberately illegal
 
     @property
     def id(self) -> str:
@@ -115,6 +124,14 @@ class Scenario:
 
 SCENARIOS = [
     # -- the start of the game
+    Scenario("deck-rules", "FiveCopiesAllowed", "cr2004", constructed(5),
+             flaw=Flaw(("cr2004:100.2",), "five Lightning Bolts")),
+    Scenario("mulligan-one-card-fewer", "MulliganOffByOne", "cr2004", seeded(),
+             (do("mulligan"), do("keep"), do("keep", "B"))),
+    Scenario("mulligan-one-card-fewer", "MulliganStopsAtOne", "cr2004", seeded(),
+             (*[do("mulligan")] * 7, do("keep", "B"))),
+    Scenario("mulligan-one-card-fewer", "MulliganSeatOrder", "cr2004",
+             {**seeded(), "first_player": "B"}, (do("keep", "B"), do("keep"))),
     Scenario("starting-life", "StartLife25", "modern", seeded()),
     Scenario("opening-hand-seven", "OpeningHandSix", "cr2004", seeded()),
     Scenario("first-player-skips-draw", "FirstPlayerDraws", "modern", seeded(),
@@ -247,7 +264,10 @@ def play_scenario(engine: str, scenario: Scenario, *, views_every: int = 1) -> P
     session = session_for(engine)
     assert session.client is not None and session.info is not None
     play = Play(session.client, session.info, scenario.edition, views_every=views_every)
-    played = Played(play, [check_all(play.start(copy.deepcopy(scenario.setup)))])
+    opening = opens_with_decisions({"do": s.action} for s in scenario.steps
+                                   if isinstance(s, Do))
+    played = Played(play, [check_all(play.begin(copy.deepcopy(scenario.setup),
+                                                keep=not opening, flaw=scenario.flaw))])
     for step in scenario.steps:
         if isinstance(step, Until):
             for _ in range(step.limit):
@@ -331,12 +351,16 @@ class Hunt:
     fake: str
     invariant: str
     seed: int  # a campaign seed whose game reaches the bug (and shrinks) quickly
+    edition: str = "modern"
 
 
 HUNTS = [
     Hunt("TwoLands", "one-land-per-turn", 5),
     Hunt("IgnoresWhoActs", "illegal-action-rejected", 9),
     Hunt("CrashesOnLandPlay", ENGINE_ERROR, 5),
+    # A deliberately flawed setup (a formatted start), and a plan of mulligans
+    Hunt("FiveCopiesAllowed", "deck-rules", 7),
+    Hunt("MulliganOffByOne", "mulligan-one-card-fewer", 0, "cr2004"),
 ]
 
 
@@ -355,7 +379,7 @@ def _campaign(hunt: Hunt, out: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(providers, "CONSTANTS_CACHE", type(providers.CONSTANTS_CACHE)(
         providers.CONSTANTS_CACHE.max_size))
     findings = FirstFailures()
-    campaign = Campaign(FuzzConfig(f"{FAKES}:{hunt.fake}", "modern"), TINY, 60.0, hunt.seed,
+    campaign = Campaign(FuzzConfig(f"{FAKES}:{hunt.fake}", hunt.edition), TINY, 60.0, hunt.seed,
                         rounds_wanted=1, database="none", out=out, findings=findings)
     campaign.run()
     return campaign, findings
@@ -391,7 +415,8 @@ def _rechecked(raw: dict[str, Any], engine: str) -> set[str]:
     the finding ``engine-error``)."""
     session = session_for(engine)
     try:
-        return {v.invariant for v in recheck(raw, "modern", session.client, session.info)}
+        return {v.invariant for v in recheck(raw, raw["editions"][0], session.client,
+                                             session.info)}
     except EngineRejected as exc:
         if exc.type != "engine_error":
             raise

@@ -149,6 +149,30 @@ class FirstPlayerDraws(Patched):
     MUTANT = "first-player-draws"
 
 
+class MulliganOffByOne(Patched):
+    """A 2004 mulligan draws seven the first time (7 minus the mulligans before it)."""
+
+    MUTANT = "mulligan-off-by-one"
+
+
+class MulliganStopsAtOne(Patched):
+    """A 2004 mulligan is not offered for a hand of one card."""
+
+    MUTANT = "mulligan-stops-at-one"
+
+
+class MulliganSeatOrder(Patched):
+    """Player A decides on mulligans first, whoever starts."""
+
+    MUTANT = "mulligan-seat-order"
+
+
+class FiveCopiesAllowed(Patched):
+    """A constructed deck may hold five copies of a card."""
+
+    MUTANT = "copy-limit-unchecked"
+
+
 class ZeroLifeSurvives(Patched):
     """A player loses only below 0 life."""
 
