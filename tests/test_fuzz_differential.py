@@ -1,0 +1,217 @@
+"""The differential comparison (fuzz.differential) on hand-made observations: what it compares,
+what it leaves alone, and the rules it cites. The end-to-end runs are in tests/test_fuzz.py."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from fuzz.differential import diverges
+from fuzz.strategies import illegal_action, topics_for
+
+
+@dataclass
+class Info:
+    name: str
+
+
+@dataclass
+class FakePlay:
+    """What the comparison reads of a Play: the engine's name, the edition, the handles of
+    its ids, its last observation."""
+
+    name: str
+    handle_of: dict[Any, str]
+    observation: dict[str, Any] = field(default_factory=dict)
+    edition: str = "cr2004"
+
+    @property
+    def info(self) -> Info:
+        return Info(self.name)
+
+
+def card(object_id: int, name: str, **fields: Any) -> dict[str, Any]:
+    return {"id": object_id, "card": name, "owner": "A", "types": ["Land"], "colors": [],
+            "mana_cost": "{0}", **fields}
+
+
+def game(**zones: Any) -> dict[str, Any]:
+    observation: dict[str, Any] = {
+        "turn": {"number": 2, "active": "A", "step": "precombat_main", "priority": "A"},
+        "pending": None,
+        "players": {name: {"life": 20, "hand": [], "library": [{"id": 90 + i, "card": "Island"}
+                                                             for i in range(3)],
+                           "graveyard": []} for name in ("A", "B")},
+        "battlefield": [], "stack": [], "exile": [],
+        "result": {"over": False},
+    }
+    for key, value in zones.items():
+        if key in ("hand_a", "library_a"):
+            observation["players"]["A"][key[:-2]] = value
+        else:
+            observation[key] = value
+    return observation
+
+
+def pair(mine: dict[str, Any], theirs: dict[str, Any], *, ids_differ: bool = True
+         ) -> tuple[FakePlay, FakePlay]:
+    """The engine under test and the reference: the same handles, other ids (+100)."""
+    engine = FakePlay("engine", {1: "a01", 2: "a02", 3: "b01"}, mine)
+    shift = 100 if ids_differ else 0
+    reference = FakePlay("reference", {1 + shift: "a01", 2 + shift: "a02", 3 + shift: "b01"},
+                         theirs)
+    return engine, reference
+
+
+def shifted(observation: dict[str, Any]) -> dict[str, Any]:
+    """The same observation with the reference's ids (objects 1-3 become 101-103)."""
+    def move(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: (v + 100 if k in ("id", "attached_to", "source", "object") and
+                        isinstance(v, int) and v < 10 else move(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [move(v) for v in value]
+        return value
+    return move(copy.deepcopy(observation))
+
+
+def test_the_same_game_under_other_ids_does_not_diverge() -> None:
+    mine = game(battlefield=[card(1, "Forest", controller="A", tapped=False)],
+                stack=[{"id": 2, "kind": "spell", "card": "Giant Growth", "controller": "A",
+                        "owner": "A", "targets": [{"object": 1}], "types": ["Instant"]}])
+    engine, reference = pair(mine, shifted(mine))
+    assert diverges(mine, engine, reference) == []
+
+
+@pytest.mark.parametrize(("field", "theirs", "rules"), [
+    ("colors", ["G"], ("cr2004:203.2",)),
+    ("mana_cost", None, ("cr2004:203.1",)),
+    ("types", ["Land", "Creature"], ("cr2004:205.1", "cr2004:217.6c")),
+    ("card", "Forest Token", ("cr2004:200.1", "cr2004:216.1")),
+])
+def test_every_characteristic_of_a_permanent_is_compared(field: str, theirs: Any,
+                                                         rules: tuple[str, ...]) -> None:
+    mine = game(battlefield=[card(1, "Forest", controller="A")])
+    other = shifted(mine)
+    other["battlefield"][0][field] = theirs
+    engine, reference = pair(mine, other)
+    [violation] = diverges(mine, engine, reference)
+    assert violation.invariant == "differential"
+    assert f"battlefield.a01.{field}" in violation.message
+    assert violation.rules == rules
+
+
+def test_a_spell_is_compared_with_its_types_controller_and_targets() -> None:
+    spell = {"id": 2, "kind": "spell", "card": "Grizzly Bears", "controller": "A",
+             "owner": "A", "targets": [], "types": ["Creature"]}
+    mine = game(stack=[spell], battlefield=[card(1, "Forest", controller="A")])
+    other = shifted(mine)
+    other["stack"][0]["types"] = []
+    [violation] = diverges(mine, *pair(mine, other))
+    assert "stack.a02.types" in violation.message
+    other = shifted(mine)
+    other["stack"][0]["targets"] = [{"object": 101}]
+    [violation] = diverges(mine, *pair(mine, other))
+    assert "stack.a02.targets" in violation.message and "a01" in violation.message
+
+
+def test_a_field_one_engine_does_not_show_is_not_compared() -> None:
+    mine = game(battlefield=[card(1, "Forest", controller="A", damage=0)])
+    other = shifted(mine)
+    del other["battlefield"][0]["damage"], other["battlefield"][0]["colors"]
+    assert diverges(mine, *pair(mine, other)) == []
+
+
+def test_a_card_in_hand_is_compared_by_its_fields_too() -> None:
+    mine = game(hand_a=[card(1, "Nightmare", types=["Creature"], power=0, toughness=0)])
+    other = shifted(mine)
+    other["players"]["A"]["hand"][0]["power"] = 3
+    [violation] = diverges(mine, *pair(mine, other))
+    assert "hand.A.a01.power" in violation.message
+    assert violation.rules == ("cr2004:208.1",)
+
+
+def test_libraries_are_compared_by_count_only() -> None:
+    mine = game()
+    other = shifted(mine)
+    other["players"]["A"]["library"] = list(reversed(other["players"]["A"]["library"]))
+    assert diverges(mine, *pair(mine, other)) == []
+    other["players"]["A"]["library"].pop()
+    [violation] = diverges(mine, *pair(mine, other))
+    assert "library.A" in violation.message
+
+
+def test_what_a_player_sees_is_compared() -> None:
+    mine = game(stack=[{"id": 2, "kind": "spell", "card": "Shock", "controller": "A",
+                        "owner": "A", "targets": [{"player": "B"}]}])
+    engine, reference = pair(mine, shifted(mine))
+    shown = copy.deepcopy(mine)
+    hidden = shifted(mine)
+    hidden["stack"] = [{"hidden": True}]  # the reference hides the stack from B: wrong
+    views = ({"A": shown, "B": shown}, {"A": shifted(mine), "B": hidden})
+    [violation] = diverges(mine, engine, reference, views=views)
+    assert violation.message.startswith("what B sees: stack")
+    assert "modern:400.2" in violation.rules or "cr2004:217.2c" in violation.rules
+
+
+def test_a_revealed_top_card_is_compared_in_a_view() -> None:
+    mine = game()
+    engine, reference = pair(mine, shifted(mine))
+    revealed = copy.deepcopy(mine)
+    revealed["players"]["A"]["library"] = [card(95, "Island")] + [{"hidden": True}] * 2
+    covered = shifted(mine)
+    covered["players"]["A"]["library"] = [{"hidden": True}] * 3
+    views = ({"A": revealed}, {"A": covered})
+    [violation] = diverges(mine, engine, reference, views=views)
+    assert "library.A" in violation.message and "'shown': 1" in violation.message
+
+
+def test_the_legal_actions_are_compared_by_kind_player_and_object() -> None:
+    mine = game(hand_a=[card(1, "Forest")])
+    engine, reference = pair(mine, shifted(mine))
+    legal = ([{"action": "play_land", "player": "A", "card": 1}, {"action": "pass",
+                                                                  "player": "A"}],
+             [{"action": "pass", "player": "A"}])
+    [violation] = diverges(mine, engine, reference, legal)
+    assert "('play_land', 'A', 'a01')" in violation.message
+
+
+# ---- deliberately illegal actions and directed starts ----
+
+
+def test_an_illegal_action_leaves_out_the_targets_a_listed_action_needs() -> None:
+    observation = game(hand_a=[card(1, "Shock", types=["Instant"])])
+    legal = [{"action": "pass", "player": "A"},
+             {"action": "cast", "player": "A", "card": 1, "targets": [{"player": "B"}]}]
+    action, why = illegal_action(2, legal, observation)
+    assert action == {"action": "cast", "player": "A", "card": 1}
+    assert "without the targets" in why
+
+
+def test_no_targets_are_left_out_of_an_action_also_listed_without_them() -> None:
+    observation = game()
+    legal = [{"action": "cast", "player": "A", "card": 1, "targets": [{"player": "B"}]},
+             {"action": "cast", "player": "A", "card": 1}]
+    action, _ = illegal_action(2, legal, observation)
+    assert action.get("card") != 1  # another kind took its place
+
+
+def test_an_illegal_action_plays_a_land_at_the_wrong_step() -> None:
+    observation = game(hand_a=[card(1, "Forest")])
+    observation["turn"]["step"] = "upkeep"
+    action, why = illegal_action(3, [{"action": "pass", "player": "A"}], observation)
+    assert action == {"action": "play_land", "player": "A", "card": 1}
+    assert "outside their main phase" in why
+    observation["turn"]["step"] = "precombat_main"  # now it is the right time: not this kind
+    action, _ = illegal_action(3, [{"action": "pass", "player": "A"}], observation)
+    assert action.get("card") != 1
+
+
+def test_rules_direct_the_kind_of_start() -> None:
+    assert topics_for(["cr2004:100.*"]) == {"deck"}
+    assert topics_for(["modern:407.3"]) == {"deck", "ante"}
+    assert topics_for(["cr2004:101.4"]) == {"mulligan"}
+    assert topics_for(["cr2004:212.*"]) == frozenset()
