@@ -251,8 +251,8 @@ def _equip_any(p: Patcher) -> None:
 def _equip_granted(p: Patcher) -> None:
     original = Game._pool_actions
 
-    def _pool_actions(self: Game, name: str) -> list[Action]:
-        actions = original(self, name)
+    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+        actions = original(self, name, costly=costly)
         player = self.players[name]
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         for obj in self.battlefield:
