@@ -410,6 +410,8 @@ def _library_order(t: Transition) -> Iterator[str]:
 
 def _may_shuffle(t: Transition) -> bool:
     assert t.before is not None
+    if t.action is not None and t.action.get("action") == "mulligan":
+        return True  # the hand is shuffled into the library (cr2004 101.4; modern 103.5)
     shufflers = _cards_saying("shuffle")
     if not shufflers:
         return False

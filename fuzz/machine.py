@@ -296,11 +296,10 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 # An object without a handle (a token): the game cannot be mirrored further.
                 self.other = None
                 return []
-            mirrored = self.other.unname(last.named)
-            transition = self.other.act(mirrored, listed=False)
-            if transition.rejected is not None:
+            theirs = self.other.act(self.other.unname(last.named), listed=False)
+            if theirs.rejected is not None:
                 return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
-                                  f"({transition.rejected}), which {info.name} accepted")]
+                                  f"({theirs.rejected}), which {info.name} accepted")]
             return self._diverges(transition)
 
         def _diverges(self, transition: Transition) -> list[Violation]:
