@@ -1,13 +1,15 @@
 """The JSON Schemas under ``spec/schemas/``, loaded once, and the validators built on them.
 
-The protocol schemas are checked only with ``--validate-protocol`` (and by ``mtgconf smoke``):
-validation costs time on the hot path, and an engine's author asks for it when they want it.
+The protocol schemas are checked only with ``--validate-protocol`` (and by ``mtgconf smoke``).
+Each schema is compiled once into a yes-or-no predicate (``conformance.fastcheck``), tens of
+times faster than ``jsonschema``'s walk; ``jsonschema`` is asked only about an instance the
+predicate rejects, for the error to report.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -16,6 +18,7 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
 from conformance.errors import ProtocolViolation
+from conformance.fastcheck import compile_schema
 from spec.editions import SPEC_DIR
 
 SCHEMA_DIR = SPEC_DIR / "schemas"
@@ -39,6 +42,13 @@ def validator(name: str) -> Draft202012Validator:
     (``case.json``, ``protocol/hello.json#response``)."""
     resolved = registry().resolver().lookup(BASE + name)
     return Draft202012Validator(_inline(resolved.contents, resolved.resolver))
+
+
+@cache
+def predicate(name: str) -> Callable[[Any], bool]:
+    """Whether an instance is valid under ``name``, and nothing more: ``validator(name)``
+    compiled (``conformance.fastcheck``)."""
+    return compile_schema(validator(name).schema)
 
 
 _SCOPE_KEYWORDS = frozenset({"$id", "$schema", "$defs", "$anchor"})
@@ -71,10 +81,15 @@ def location(error: ValidationError) -> str:
 
 def first_error(name: str, instance: Any) -> ValidationError | None:
     """The most relevant error of ``instance`` against schema ``name``, or None."""
+    if predicate(name)(instance):
+        return None
     return best_match(validator(name).iter_errors(instance))
 
 
 def iter_errors(name: str, instance: Any) -> Iterator[ValidationError]:
+    """Every error of ``instance`` against schema ``name`` (none when it is valid)."""
+    if predicate(name)(instance):
+        return iter(())
     return validator(name).iter_errors(instance)
 
 

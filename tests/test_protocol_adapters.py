@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from conformance.adapters import REFERENCE, EngineSpec
+from conformance.adapters.process import LineReader
 from conformance.client import EngineClient
 from conformance.errors import (
     BadEngineSpec,
@@ -267,3 +272,47 @@ def test_client_checks_the_response_shape():
 
     with pytest.raises(InvalidResponse, match="neither a result object nor an error"):
         EngineClient(Garbage()).observe()
+
+
+# ---- reading a process's lines ----
+
+@pytest.fixture
+def pipe():
+    read, write = os.pipe()
+    yield LineReader(read), write
+    for fd in (read, write):
+        with contextlib.suppress(OSError):  # closed by the test
+            os.close(fd)
+
+
+def test_line_reader_gives_whole_lines_however_they_arrive(pipe):
+    reader, write = pipe
+    os.write(write, b'{"id": 1}\n{"id": 2}\n{"id"')
+    assert reader.read_line(1.0) == b'{"id": 1}\n'
+    assert reader.read_line(1.0) == b'{"id": 2}\n'
+    assert reader.read_line(0.05) is None  # half a line is no line
+    later = threading.Timer(0.05, lambda: os.write(write, b": 3}\n"))
+    later.start()
+    assert reader.read_line(2.0) == b'{"id": 3}\n'
+    later.join()
+    big = b"[" + b"1," * 100_000 + b"1]\n"  # more than a pipe holds: it comes in pieces
+    writer = threading.Thread(target=os.write, args=(write, big))
+    writer.start()
+    assert reader.read_line(5.0) == big
+    writer.join()
+
+
+def test_line_reader_times_out_on_time(pipe):
+    reader, _ = pipe
+    started = time.monotonic()
+    assert reader.read_line(0.1) is None
+    assert 0.1 <= time.monotonic() - started < 1.0
+
+
+def test_line_reader_ends_with_what_was_left_then_eof(pipe):
+    reader, write = pipe
+    os.write(write, b"last words")
+    os.close(write)
+    assert reader.read_line(1.0) == b"last words"
+    assert reader.read_line(1.0) is LineReader.EOF
+    assert reader.read_line(None) is LineReader.EOF

@@ -1,7 +1,9 @@
 """Process engines (``cmd:COMMAND``): JSON lines on the child's stdin and stdout.
 
-Two reader threads drain the child's stdout (into a queue of lines) and stderr (into a
-bounded buffer), so that a read can time out and a chatty stderr can never block the child.
+The harness reads the child's stdout itself, waiting with ``poll`` so that a read can time
+out; a reader thread drains stderr into a bounded buffer, so that a chatty stderr can never
+block the child. (A thread reading stdout too would cost every response a hand-over between
+threads: on a busy machine, more than decoding it.)
 The child runs in its own process group, so that killing it also kills anything it spawned.
 A transport that timed out, crashed or answered garbage is not reused: the session starts a
 new one.
@@ -11,8 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
-import queue
+import select
 import signal
 import subprocess
 import threading
@@ -23,6 +26,7 @@ from conformance import reaper
 from conformance.errors import EngineCrashed, EngineStartupFailed, EngineTimedOut, InvalidResponse
 
 _EOF = object()
+_CHUNK = 1 << 16  # a pipe's default capacity: most responses arrive in one read
 _BYE_TIMEOUT = 0.5
 
 
@@ -32,7 +36,7 @@ class ProcessTransport:
         self.argv = argv
         self.stderr_limit = stderr_limit
         self.process: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
+        self._stdout: LineReader | None = None
         self._stderr = bytearray()
         self._stderr_total = 0
         self._lock = threading.Lock()
@@ -49,17 +53,12 @@ class ProcessTransport:
                                       f"cannot run {self.argv[0]!r}: {exc.strerror}") from None
         reaper.register("engine", self.process.pid)
         assert self.process.stdout is not None and self.process.stderr is not None
+        self._stdout = LineReader(self.process.stdout.fileno())
         self._threads = [
-            threading.Thread(target=self._read_stdout, args=(self.process.stdout,), daemon=True),
             threading.Thread(target=self._read_stderr, args=(self.process.stderr,), daemon=True),
         ]
         for thread in self._threads:
             thread.start()
-
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        for line in iter(stream.readline, b""):
-            self._lines.put(line)
-        self._lines.put(_EOF)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
@@ -81,8 +80,9 @@ class ProcessTransport:
         return data.decode("utf-8", "replace")
 
     def exchange(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
-        process = self.process
-        assert process is not None and process.stdin is not None, "exchange before start"
+        process, stdout = self.process, self._stdout
+        assert process is not None and process.stdin is not None and stdout is not None, \
+            "exchange before start"
         command = message["command"]
         mark = self.stderr_mark()
         if process.poll() is not None:
@@ -93,14 +93,11 @@ class ProcessTransport:
             process.stdin.flush()
         except OSError:
             raise EngineCrashed(self._exit_message(command), self.stderr_since(mark)) from None
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
+        line = stdout.read_line(timeout)
+        if line is None:
             raise EngineTimedOut(f"no response to {command} within {timeout:.3g}s",
-                                 seconds=timeout or 0.0,
-                                 stderr=self.stderr_since(mark)) from None
+                                 seconds=timeout or 0.0, stderr=self.stderr_since(mark))
         if line is _EOF:
-            self._lines.put(_EOF)
             raise EngineCrashed(self._exit_message(command), self.stderr_since(mark))
         assert isinstance(line, bytes)
         try:
@@ -143,6 +140,56 @@ class ProcessTransport:
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         stream.close()
+
+
+class LineReader:
+    """The lines of a pipe, read in the caller's thread, with a timeout on each."""
+
+    EOF = _EOF
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._buffer = bytearray()
+        self._searched = 0  # the buffer's bytes known to hold no newline
+        self._eof = False
+        self._poll = select.poll()
+        self._poll.register(fd, select.POLLIN)
+
+    def read_line(self, timeout: float | None) -> bytes | object | None:
+        """The next line (with its newline; the last may lack one), ``EOF`` once the pipe is
+        closed and nothing is left, or None if no whole line came within ``timeout``."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            end = self._buffer.find(b"\n", self._searched)
+            if end >= 0:
+                return self._take(end + 1)
+            self._searched = len(self._buffer)
+            if self._eof:
+                return self._take(len(self._buffer)) if self._buffer else _EOF
+            if deadline is None:
+                ready = self._poll.poll()
+            else:
+                left = deadline - time.monotonic()
+                # poll takes whole milliseconds: round up, so as not to spin before the end
+                ready = self._poll.poll(math.ceil(left * 1000)) if left > 0 else []
+            if not ready:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                continue
+            try:
+                chunk = os.read(self.fd, _CHUNK)
+            except OSError:
+                chunk = b""
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
+
+    def _take(self, size: int) -> bytes:
+        line = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        self._searched = 0
+        return line
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

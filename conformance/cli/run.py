@@ -13,6 +13,7 @@ import argparse
 import os
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                      f"(default: {settings.DEFAULT_CASE_TIMEOUT:g}; 0: none)")
     run.add_argument("-n", "--jobs", dest="jobs", default=None, metavar="N", type=_jobs,
                      help="Worker processes (pytest-xdist): a number, or auto for one per CPU; "
-                     "0 runs in this process (default: in this process for the reference "
-                     "engine or a few cases; one per two CPUs for a cmd: engine, none below "
-                     "four; one per CPU for any other)")
+                     "0 runs in this process (default: one per CPU if a few case runs, timed "
+                     "first, say that the workers' start-up pays; else in this process)")
     run.add_argument("--out", metavar="DIR", type=Path, default=Path("conformance-results"),
                      help="Where to write results.json, results.jsonl and junit.xml "
                      "(default: ./conformance-results)")
@@ -98,21 +98,30 @@ def _jobs(value: str) -> str:
     return value
 
 
-def default_jobs(engine: str, runs: int) -> str:
-    """Worker processes when ``-n`` is not given: never slower than one process.
+def default_jobs(session: Any, cases: list[Any], editions: tuple[str, ...], runs: int, *,
+                 start_up: float) -> tuple[str, Any]:
+    """Worker processes when ``-n`` is not given (never slower than one process, as far as a
+    few timed case runs tell: ``conformance.jobs``), and the session to hand to the run.
+    ``start_up`` is what this process took to load the cases and start the engine, which
+    every worker does again. A run in this process gets a fresh engine after the timing:
+    its results must not depend on the games the timing played."""
+    from conformance import jobs
 
-    The bundled engine runs in this process (a worker's start-up costs more than the whole
-    suite takes in process), and so do a few case runs with any engine. A process engine
-    (``cmd:``) keeps two processes busy per worker, the worker and its engine: one worker per
-    two CPUs, and none below four CPUs. Any other in-process engine: one worker per CPU when
-    there are several.
-    """
     cpus = os.cpu_count() or 1
-    if engine == "reference" or runs < FEW_RUNS:
-        return "0"
-    if engine.startswith("cmd:"):
-        return str(cpus // 2) if cpus >= 4 else "0"
-    return "auto" if cpus >= 2 else "0"
+    if cpus < 2 or runs < FEW_RUNS:
+        return "0", session
+    probe = jobs.probe(session, cases, editions)
+    if probe is None:
+        return "0", session
+    n = jobs.workers(cpus=cpus, runs=runs, seconds_per_run=probe.seconds_per_run,
+                     start_up=jobs.WORKER_START + start_up)
+    each = f"{probe.seconds_per_run * 1000:.3g} ms a case run, {runs} runs"
+    print(f"workers: {n} ({each}; -n N to choose)" if n else
+          f"workers: none, all in this process ({each}; -n N to choose)")
+    if n:
+        return str(n), session  # the workers start their own engines
+    session.close()
+    return "0", start_engine(session.spec.text, validate=session.validate)
 
 
 def start_engine(text: str, *, validate: bool = False) -> Any:
@@ -166,8 +175,10 @@ def _run(args: argparse.Namespace) -> int:
     problems = run.problems()
     if problems:
         raise UsageError("; ".join(problems))
+    began = time.perf_counter()
     cases = load_checked(run.case_dirs)
     cases.raise_for_problems()
+    loading = time.perf_counter() - began
     if run.expectations is not None:
         Expectations.load(run.expectations, cases.ids)
     selected = [c for c in cases.cases if set(c.editions) & set(run.editions)
@@ -177,7 +188,9 @@ def _run(args: argparse.Namespace) -> int:
                          f"({', '.join([*run.rules, *run.case_ids]) or 'any case'}, "
                          f"{args.edition})")
 
+    began = time.perf_counter()
     session = start_engine(args.engine, validate=run.validate)
+    starting = time.perf_counter() - began
     info = session.info
     print(f"engine: {info.name} {info.version} (protocol {info.protocol}); editions "
           f"{', '.join(info.editions)}; {len(info.capabilities)} capabilities; "
@@ -190,7 +203,11 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     sys.stdout.flush()
 
-    jobs = args.jobs or default_jobs(args.engine, runs)
+    jobs = args.jobs
+    if jobs is None:
+        jobs, session = default_jobs(session, selected, run.editions, runs * args.repeat,
+                                     start_up=loading + starting)
+    sys.stdout.flush()
     argv = [
         *(str(d) for d in run.case_dirs),
         "-c", str(RUN_INI), f"--rootdir={CONFORMANCE_DIR}", "-p", "no:cacheprovider",
