@@ -8,6 +8,7 @@ Each request ``{"id", "command", "args"}`` gets one response line with the same 
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import traceback
@@ -74,10 +75,22 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
                 response = _error(None, "bad_request", "a request must be a JSON object")
             else:
                 response = handle(engine, request)
-        stdout.write(json.dumps(response, separators=(",", ":")) + "\n")
-        stdout.flush()
+        _write_line(stdout, json.dumps(response, separators=(",", ":")) + "\n")
         if isinstance(request, dict) and request.get("command") == "bye":
             return
+
+
+def _write_line(stdout: IO[str], line: str) -> None:
+    """One response, one write: through the text layer a line longer than its buffer (an
+    observation of 8 kB and more) goes out in two system calls, and the harness wakes twice."""
+    raw = getattr(stdout, "buffer", None)
+    if raw is None:
+        stdout.write(line)
+        stdout.flush()
+        return
+    stdout.flush()  # anything written to the text layer before goes first
+    raw.write(line.encode("utf-8"))
+    raw.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         "diagnostics on stderr. Ends at `bye` or at the end of stdin. Use it as "
         "`mtgconf run --engine 'cmd:python -m reference_engine.serve'`.")
     parser.parse_args(argv)
+    # What is imported now lives as long as the process: the collector need not walk it
+    # again at each collection of the games' garbage (a tenth of the time spent serving).
+    gc.freeze()
     try:
         serve(sys.stdin, sys.stdout)
     except KeyboardInterrupt:
