@@ -1,26 +1,28 @@
 """Differential runs: the same game on two engines, compared step by step.
 
-Both engines start the same seeded game with decks in a given order (``shuffle: false``), so
-every card has the same handle on both; each action the engine under test performs is
-performed, objects renamed through the handles, on the other engine (the reference). After
-each step the two observations are normalised and compared:
+Both engines start the same game (a seeded start with decks in a given order, ``shuffle:
+false``, or a given state), so every card has the same handle on both; each action the engine
+under test performs is performed, objects renamed through the handles, on the other engine (the
+reference). At the start and after each step the two are normalised and compared:
 
-- objects are named by handle (tokens and other objects without one by card name), so the
-  engines' own ids never matter;
-- hidden zones (libraries) are compared as counts, hands and graveyards by their cards,
-  graveyards and the stack in order;
-- fields are compared only where both engines show them (an engine that does not report
-  damage is not wrong about damage);
-- the legal actions are compared by kind, player and object (not targets or payment, which
-  engines list in different shapes).
+- objects are named by handle (objects that appeared without one by the handle their path
+  bound), so the engines' own ids never matter, in every field that holds one too (an
+  attachment, a source, a target);
+- every field of every object is compared where both engines show it (an engine that does not
+  report damage is not wrong about damage): characteristics in every zone, a permanent's
+  status, a stack object's controller and targets;
+- libraries are compared as counts (engines shuffle differently), hands and the shared zones
+  as sets, graveyards and the stack in order;
+- each player's view, when observed, the same way, its hidden objects counted per zone;
+- the legal actions by kind, player and object (not targets or payment, which engines list
+  in different shapes).
 
 The first difference is reported as a ``Violation`` of the pseudo-invariant ``differential``,
-with the rules of the part of the game that differs.
+with the rules of the field (or else the part of the game) that differs.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -233,7 +235,7 @@ def _edition_rules(rules: tuple[str, ...], edition: str) -> tuple[str, ...]:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, Counter):
+    if isinstance(value, dict):
         value = dict(sorted(value.items()))
     return repr(value)
 
