@@ -71,6 +71,7 @@ PERMANENT_TYPES = frozenset(("Artifact", "Creature", "Enchantment", "Land", "Pla
 _MANA_SLOT = {m: i for i, m in enumerate(("W", "U", "B", "R", "G", "C"))}
 _COST_CACHE: dict[str | None, mana.Cost] = {}
 _NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
+_BASIC_ONLY = frozenset(("Basic",))
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
 #: loop detection starts after this many resolutions with only passes in between, and
@@ -198,6 +199,16 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._flow: Generator[Decision, Action, None] | None = None
         self._effects_cache: list[Any] = []
         self._effects_version = -1
+        self._effects_reads = 0
+        self._control_effects: list[Any] = []
+        self._control_version = -1
+        #: per player, at ``_tables_version``: the activated abilities of their permanents,
+        #: and the subset that are mana abilities costing only {T} (see _ability_table)
+        self._ability_tables: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {}
+        self._mana_tables: dict[str, list[tuple[GameObject, list[tuple[int, AbilitySpec]]]]] = {}
+        self._tables_version = -1
+        self._sba_cache: list[GameObject] = []
+        self._sba_version = -1
         self._trigger_cache: list[GameObject] = []
         self._trigger_version = -1
         self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
@@ -355,14 +366,13 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         is {T}, each with its options: (ability index, colour chosen or None, mana added)."""
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         found = []
-        for obj in self.battlefield:
-            if obj.controller != name or obj.phased_out or obj.tapped:
+        if self._tables_version != self.version:
+            self._build_tables()
+        for obj, specs in self._mana_tables[name]:
+            if obj.tapped:
                 continue
             options: list[tuple[int, str | None, mana.Production]] = []
-            for index, spec in enumerate(self.abilities(obj)):
-                if (spec.produces is None and not spec.any_color) or not spec.tap or (
-                        spec.cost is not None and not spec.cost.is_free) or spec.sacrifice:
-                    continue
+            for index, spec in specs:
                 if not self.can_use_ability(obj, spec, sorcery_ok):
                     continue
                 if spec.any_color:
@@ -372,6 +382,39 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             if options:
                 found.append((obj, options))
         return found
+
+    def _ability_table(self, name: str) -> list[tuple[GameObject, int, AbilitySpec, bool]]:
+        """The activated abilities of the permanents ``name`` controls, in battlefield then
+        protocol order, each with whether its mana cost is free."""
+        if self._tables_version != self.version:
+            self._build_tables()
+        return self._ability_tables[name]
+
+    def _build_tables(self) -> None:
+        # Which permanents are there, who controls them, whether they are phased out and what
+        # abilities they have all change only with the state version: scanning the board for
+        # them once per version, not on every priority, is most of what listing actions costs.
+        version = self.version
+        abilities: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {
+            name: [] for name in PLAYERS}
+        sources: dict[str, list[tuple[GameObject, list[tuple[int, AbilitySpec]]]]] = {
+            name: [] for name in PLAYERS}
+        for obj in self.battlefield:
+            if obj.phased_out:
+                continue
+            mine = abilities[obj.controller]
+            makes: list[tuple[int, AbilitySpec]] = []
+            for index, spec in enumerate(self.abilities(obj)):
+                free = spec.cost is None or spec.cost.is_free
+                mine.append((obj, index, spec, free))
+                if (spec.produces is not None or spec.any_color) and spec.tap and free and (
+                        not spec.sacrifice):
+                    makes.append((index, spec))
+            if makes:
+                sources[obj.controller].append((obj, makes))
+        self._ability_tables = abilities
+        self._mana_tables = sources
+        self._tables_version = version
 
     def _check_payment_with(self, action: Action,
                             plan: list[tuple[GameObject, int, mana.Production]]) -> None:
@@ -1362,10 +1405,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         legend_subtype = self.legend_creature_type
         annihilate = self.counters_annihilate
         counters: list[GameObject] = []
-        for obj in self.battlefield:
+        version = self.version
+        for obj in self._sba_candidates():
             if obj.phased_out:
                 continue
-            c = chars(obj)
+            c = obj._chars if obj._chars_version == version else chars(obj)
             if c.supertypes or legend_subtype:
                 if "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes):
                     legendary.append(obj)
@@ -1435,6 +1479,31 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                                "empty_library" if player.drew_from_empty else "poison")
             self._end_game(losers, reasons[0] if len(set(reasons)) == 1 else "simultaneous")
         return True
+
+    def _sba_candidates(self) -> list[GameObject]:
+        """The permanents a state-based action could apply to: all but those that have no
+        toughness, are neither legendary nor world permanents, planeswalkers, Auras or
+        Equipment and have no counters to annihilate (most lands). What decides that changes
+        only with the state version; damage and loyalty, which change without one, are read
+        from the candidates each time."""
+        if self._sba_version == self.version:
+            return self._sba_cache
+        chars = self.chars
+        legend_subtype = self.legend_creature_type
+        annihilate = self.counters_annihilate
+        found = []
+        for obj in self.battlefield:
+            if obj.phased_out:
+                continue
+            c = chars(obj)
+            if (c.toughness is not None or not c.supertypes <= _BASIC_ONLY
+                    or "Enchant World" in c.subtypes or (legend_subtype and "Legend" in c.subtypes)
+                    or "Planeswalker" in c.types or obj.impl.enchant is not None
+                    or "Equipment" in c.subtypes or (annihilate and obj.counters)):
+                found.append(obj)
+        self._sba_cache = found
+        self._sba_version = self.version
+        return found
 
     def _replace_losses(self, losers: list[str], destroyed: list[GameObject],
                         to_graveyard: list[GameObject]
@@ -1809,23 +1878,24 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             actions.extend(Action("play_land", name, card=o.id) for o in cards
                            if "Land" in chars(o).types and o.zone != GRAVEYARD)
         wanted = False  # a spell castable now, or an ability with a mana cost
+        version = self.version
         for obj in cards:
-            types = chars(obj).types
+            types = (obj._chars if obj._chars_version == version else chars(obj)).types
             if "Land" in types:
                 continue
             if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):
                 continue
             wanted = True
             self._spell_actions(actions, player, obj)
-        for obj in self.battlefield:
-            if obj.controller == name and not obj.phased_out:
-                for index, spec in enumerate(self.abilities(obj)):
-                    if spec.cost is None or spec.cost.is_free:
-                        if costly:
-                            continue
-                    else:
-                        wanted = True
-                    self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+        for obj, index, spec, free in self._ability_table(name):
+            if free:
+                if costly:
+                    continue
+            else:
+                wanted = True
+            if spec.tap and obj.tapped:
+                continue  # can_use_ability() says no first thing: most lands, most of the time
+            self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
         if not costly:
             # Whether mana abilities could pay for more: read by _priority_actions.
             self._mana_wanted = wanted

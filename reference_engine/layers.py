@@ -19,6 +19,8 @@ from reference_engine.objects import Chars, Effect, GameObject
 if TYPE_CHECKING:
     from reference_engine.game import Game
 
+#: where continuous effects apply, so characteristics depend on more than the card
+_BOARD_ZONES = frozenset((BATTLEFIELD, STACK))
 _BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 BASIC_ABILITIES = {
     subtype: AbilitySpec(f"{{T}}: Add {{{color}}}.", tap=True, produces=(color,))
@@ -46,18 +48,32 @@ class LayersMixin:
     def chars(self: Game, obj: GameObject) -> Chars:
         if obj._chars_version == self.version and obj._chars is not None:
             return obj._chars
+        if obj._chars_zone == obj.zone and obj._chars is not None:
+            # Computed from the object alone (see below) and still in that zone: nothing
+            # a new state version brings can have changed it.
+            obj._chars_version = self.version
+            return obj._chars
         computing = self._computing
         if obj.id in computing:
             # A dependency loop (two Nightmares counting each other): the object's printed
             # characteristics answer the inner question.
             return self._printed_chars(obj)
         computing.add(obj.id)
+        reads = self._effects_reads
         try:
             chars = self._compute_chars(obj)
         finally:
             computing.discard(obj.id)
         obj._chars = chars
         obj._chars_version = self.version
+        zone = obj.zone
+        # A card in a hand, library, graveyard or exile that consulted no continuous effect
+        # and has no characteristic-defining ability has characteristics that depend on the
+        # card alone (its card, face and zone, none of which changes in place there): they
+        # stay valid across state versions until it changes zones. Most of a game's
+        # recomputations are of cards in hand after a change on the battlefield.
+        obj._chars_zone = zone if (zone not in _BOARD_ZONES and self._effects_reads == reads
+                                   and obj.impl.cda is None) else -1
         return chars
 
     def _printed_chars(self: Game, obj: GameObject) -> Chars:
@@ -119,13 +135,13 @@ class LayersMixin:
             chars.statics = ()
         else:
             own = impl.abilities
-            if any(spec.bind is not None for spec in own):
+            if own and _binds(own):
                 own = tuple(spec if spec.bind is None else spec.bind(spec, obj) for spec in own)
-            chars.abilities = own + tuple(chars.granted)
+            chars.abilities = own + tuple(chars.granted) if chars.granted else own
             chars.triggers = impl.triggers
             chars.statics = impl.statics
         if "Land" in chars.types:
-            intrinsic = tuple(BASIC_ABILITIES[s] for s in chars.subtypes if s in BASIC_ABILITIES)
+            intrinsic = _intrinsic(chars.subtypes)
             if intrinsic:
                 chars.abilities = intrinsic + chars.abilities
         return chars
@@ -133,13 +149,19 @@ class LayersMixin:
     def abilities(self: Game, obj: GameObject) -> tuple[AbilitySpec, ...]:
         """Activated abilities in protocol order: intrinsic basic-land mana abilities first
         (2004 rule 212.6d), then the card's own, then granted ones."""
+        # The cache test of chars() inlined: these two are asked on every scan of the board.
+        if obj._chars_version == self.version:
+            return obj._chars.abilities  # type: ignore[union-attr]
         return self.chars(obj).abilities
 
     def has(self: Game, obj: GameObject, keyword: str) -> bool:
+        if obj._chars_version == self.version:
+            return keyword in obj._chars.keywords  # type: ignore[union-attr]
         return keyword in self.chars(obj).keywords
 
     def continuous_effects(self: Game) -> list[Continuous]:
         """Every continuous effect in force, in layer and timestamp order (cached)."""
+        self._effects_reads += 1  # chars() tells what depends on the effects by this count
         if self._effects_version == self.version:
             return self._effects_cache
         found: list[Continuous] = []
@@ -171,7 +193,10 @@ class LayersMixin:
     def refresh_control(self: Game) -> None:
         """Apply control-changing effects: each permanent's controller is the one who put it
         onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
-        effects = [e for e in self.continuous_effects() if e.layer == CONTROL]
+        if self._control_version != self.version:
+            self._control_effects = [e for e in self.continuous_effects() if e.layer == CONTROL]
+            self._control_version = self.version
+        effects = self._control_effects
         if not effects and not self._control_changed:
             return
         changed = False
@@ -220,7 +245,9 @@ class LayersMixin:
     def _player_rule_sources(self: Game) -> list[tuple[GameObject, PlayerRules]]:
         found = []
         for source in self.battlefield:
-            if source.phased_out:
+            # The card's own rules first: most permanents have none, and then their
+            # characteristics need not be looked at.
+            if source.phased_out or not source.impl.player_rules:
                 continue
             chars = self.chars(source)
             if chars.lost_abilities:
@@ -232,6 +259,30 @@ class LayersMixin:
     def add_effect(self: Game, effect: Effect) -> None:
         self.effects.append(effect)
         self.changed()
+
+
+_BINDS: dict[int, tuple[tuple[AbilitySpec, ...], bool]] = {}
+_INTRINSIC: dict[tuple[str, ...], tuple[AbilitySpec, ...]] = {}
+
+
+def _intrinsic(subtypes: tuple[str, ...]) -> tuple[AbilitySpec, ...]:
+    """The mana abilities a land has for its basic land types (2004 212.6d; modern 305.6),
+    by its subtypes: a few dozen distinct tuples in a whole game, each worked out once."""
+    found = _INTRINSIC.get(subtypes)
+    if found is None:
+        found = _INTRINSIC[subtypes] = tuple(
+            BASIC_ABILITIES[s] for s in subtypes if s in BASIC_ABILITIES)
+    return found
+
+
+def _binds(abilities: tuple[AbilitySpec, ...]) -> bool:
+    """Whether any of a card's abilities names its own object (asked once per card, not on
+    every computation: the tuples are the card implementations' own, kept for the process)."""
+    known = _BINDS.get(id(abilities))
+    if known is None or known[0] is not abilities:
+        known = _BINDS[id(abilities)] = (abilities,
+                                         any(spec.bind is not None for spec in abilities))
+    return known[1]
 
 
 def _adapt(effect: Effect) -> Any:

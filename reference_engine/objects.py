@@ -72,11 +72,11 @@ class GameObject:
     """A card or token in a zone. A zone change makes a new object with a new id."""
 
     __slots__ = (
-        "_chars", "_chars_version", "attached_to", "attacking", "base_controller", "blocked",
-        "blocking", "card", "cast_info", "chosen", "controlled_since", "controller",
-        "counters", "damage", "exiled_with", "face_down", "id", "impl", "loyalty_used",
-        "owner", "phased_out", "phased_with", "regen_shields", "successor", "tapped", "timestamp",
-        "token", "zone",
+        "_chars", "_chars_version", "_chars_zone", "attached_to", "attacking",
+        "base_controller", "blocked", "blocking", "card", "cast_info", "chosen",
+        "controlled_since", "controller", "counters", "damage", "exiled_with", "face_down", "id",
+        "impl", "loyalty_used", "owner", "phased_out", "phased_with", "regen_shields",
+        "successor", "tapped", "timestamp", "token", "zone",
     )
 
     def __init__(self, oid: int, card: CardData, impl: CardImpl, owner: str, zone: int,
@@ -112,6 +112,8 @@ class GameObject:
         self.successor: GameObject | None = None
         self._chars: Chars | None = None
         self._chars_version = -1
+        #: the zone its characteristics were computed in if they depend on nothing else
+        self._chars_zone = -1
 
     def __repr__(self) -> str:
         return f"<{self.card.name} #{self.id}>"

@@ -14,6 +14,7 @@ observation): the same seed gives the same hash.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import random
@@ -45,20 +46,29 @@ def random_deck(rng: random.Random, edition: str, size: int = 40, decks: str = "
     """A two-colour deck: basics of both colours, one other land, and spells of those colours
     (or colourless), drawn from the core cards or (``decks="pool"``) from every card the
     engine implements in ``edition``. Ante cards are left out (the games are not for ante)."""
-    cards = default_pool().edition(edition)
-    names = [n for n in supported_cards()[edition] if not implementation(n, edition).ante_card]
-    if decks == "core":
-        names = [n for n in names if n in CORE]
+    cards, lands, candidates = _deck_candidates(edition, decks)
     colors = rng.sample(COLORS, 2)
-    lands = [n for n in names if "Land" in cards[n].types and n not in BASICS.values()]
-    spells = [n for n in names if "Land" not in cards[n].types
-              and set(cards[n].colors) <= set(colors)]
+    spells = [n for n in candidates if set(cards[n].colors) <= set(colors)]
     deck = [BASICS[colors[i % 2]] for i in range(16)]
     if lands:
         deck.append(rng.choice(lands))
     while len(deck) < size:
         deck.append(rng.choice(spells))
     return deck
+
+
+@functools.cache
+def _deck_candidates(edition: str, decks: str
+                     ) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The pool's cards, the nonbasic lands and the nonland cards a deck draws from: the same
+    for every game, so worked out once (the games draw from them in the same order)."""
+    cards = default_pool().edition(edition)
+    names = [n for n in supported_cards()[edition] if not implementation(n, edition).ante_card]
+    if decks == "core":
+        names = [n for n in names if n in CORE]
+    lands = [n for n in names if "Land" in cards[n].types and n not in BASICS.values()]
+    spells = [n for n in names if "Land" not in cards[n].types]
+    return cards, lands, spells
 
 
 def play_game(edition: str, seed: int, trace: Any, decks: str = "core"

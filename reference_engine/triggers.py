@@ -41,8 +41,10 @@ class TriggersMixin:
     def fire(self: Game, kind: str, subject: GameObject | None = None, **data: Any) -> None:
         """An event happened: queue every triggered ability it triggers."""
         event = {"kind": kind, "subject": subject, **data}
+        version = self.version
         for source in self._trigger_sources():
-            for spec in self.chars(source).triggers:
+            chars = source._chars if source._chars_version == version else self.chars(source)
+            for spec in chars.triggers:
                 if self._matches(spec, source, event):
                     self._queue(spec, source, source.controller, event)
         if kind in ("dies", "leaves") and subject is not None:

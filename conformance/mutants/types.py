@@ -29,6 +29,7 @@ _LAND_LINE = "if sorcery_ok and not costly and self.can_play_land(name):"
 def _tap_tapped(p: Patcher) -> None:
     p.source(Game.can_use_ability, ("(obj.tapped or (self.is_sick(obj)",
                                     "(False or (self.is_sick(obj)"))
+    p.source(Game._pool_actions, ("if spec.tap and obj.tapped:", "if False:"))
 
 
 @mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4",
