@@ -106,6 +106,19 @@ def test_a_differential_run_reports_the_first_difference(tmp_path):
     assert "reference" in findings["differential"].violation.message
 
 
+def test_a_differential_run_compares_the_engines_states_after_a_step(tmp_path):
+    # Lands enter tapped: both engines list and accept the same actions; only the states
+    # after the land play differ.
+    config = FuzzConfig("py:tests.fakes.fuzz_engines:LandsEnterTapped", "modern",
+                        against="reference", invariants=("differential",))
+    findings = Campaign(config, QUICK, 60.0, 1, rounds_wanted=3, database="none").run().by_key
+    close_sessions()
+    assert set(findings) == {"differential"}
+    message = findings["differential"].violation.message
+    assert ".tapped: " in message and "shows True" in message, message
+    assert findings["differential"].violation.rules == ("cr2004:214.3",)
+
+
 def test_an_engine_that_cannot_be_fuzzed_exits_4(tmp_path, capsys):
     status = fuzz("--engine", "py:tests.fakes.portable:CannotPay", "--out", str(tmp_path))
     assert status == 4
