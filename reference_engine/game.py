@@ -198,8 +198,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._entry_candidates: dict[int, list[int | str]] = {}
         self._flow: Generator[Decision, Action, None] | None = None
         self._effects_cache: list[Any] = []
+        #: what each effect of the cache outside layer 2 applies by, with its source
+        self._effects_open: list[tuple[Any, Any]] = []
         self._effects_version = -1
         self._effects_reads = 0
+        self._effects_applied = 0
         self._control_effects: list[Any] = []
         self._control_version = -1
         #: per player, at ``_tables_version``: the activated abilities of their permanents,
@@ -305,11 +308,13 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self._check_payment_with(bare, plan)
         self.apply(bare._replace(pay_with=action.pay_with))
 
-    def _payment_plan(self, action: Action, sources: list[Any] | None = None
+    def _payment_plan(self, action: Action, sources: list[Any] | None = None,
+                      memo: dict[tuple[Any, ...], list[int] | None] | None = None
                       ) -> list[tuple[GameObject, int, mana.Production]] | None:
         """The sources to activate, each with the ability and what it adds, or None if they
-        cannot pay (``sources``: the player's, if already known). Raises for a named object
-        that is not a mana source of the player."""
+        cannot pay (``sources``: the player's, if already known; ``memo``: the plans already
+        made from those sources, by cost). Raises for a named object that is not a mana
+        source of the player."""
         cost = self._cost_of(action)
         if cost is None:
             return []  # the action is illegal anyway: perform() says why
@@ -333,9 +338,17 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                                          "also pay the {T} of the ability")
             if spec is not None and spec.tap:
                 chosen = [c for c in chosen if c[0].id != action.card]
-        picks = mana.plan_sources(self.players[action.player].pool,
-                                  [[p for _, _, p in options] for _, options in chosen],
-                                  cost, action.x or 0, use_all=action.pay_with != "auto")
+        # The same sources pay for many listed actions (one per target): their plan is the
+        # same for the same cost and the same sources left.
+        key = (cost, action.x, len(chosen), action.card if len(chosen) < len(sources) else None)
+        if memo is not None and action.pay_with == "auto" and key in memo:
+            picks = memo[key]
+        else:
+            picks = mana.plan_sources(self.players[action.player].pool,
+                                      [[p for _, _, p in options] for _, options in chosen],
+                                      cost, action.x or 0, use_all=action.pay_with != "auto")
+            if memo is not None and action.pay_with == "auto":
+                memo[key] = picks
         if picks is None:
             return None
         return [(obj, options[pick][0], options[pick][2])
@@ -1855,10 +1868,11 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         finally:
             player.pool = real
         listed = set(actions)
+        memo: dict[tuple[Any, ...], list[int] | None] = {}
         for action in candidates:
             if action not in listed:
                 paid = action._replace(pay_with="auto")
-                if self._payment_plan(paid, sources):
+                if self._payment_plan(paid, sources, memo):
                     actions.append(paid)
         return actions
 

@@ -60,13 +60,21 @@ class LayersMixin:
             return self._printed_chars(obj)
         computing.add(obj.id)
         reads = self._effects_reads
+        applied = self._effects_applied
         try:
+            if (obj._chars_plain and not obj.counters and not obj.face_down
+                    and obj.zone == BATTLEFIELD and self._none_applies(obj, obj._chars)):
+                # Still computed from the card alone: the same characteristics again.
+                obj._chars_version = self.version
+                return obj._chars  # type: ignore[return-value]
             chars = self._compute_chars(obj)
         finally:
             computing.discard(obj.id)
         obj._chars = chars
         obj._chars_version = self.version
         zone = obj.zone
+        obj._chars_plain = (zone == BATTLEFIELD and self._effects_applied == applied
+                            and not obj.counters and not obj.face_down and obj.impl.cda is None)
         # A card in a hand, library, graveyard or exile that consulted no continuous effect
         # and has no characteristic-defining ability has characteristics that depend on the
         # card alone (its card, face and zone, none of which changes in place there): they
@@ -75,6 +83,19 @@ class LayersMixin:
         obj._chars_zone = zone if (zone not in _BOARD_ZONES and self._effects_reads == reads
                                    and obj.impl.cda is None) else -1
         return chars
+
+    def _none_applies(self: Game, obj: GameObject, chars: Chars) -> bool:
+        """Whether no continuous effect applies to a permanent whose characteristics, ``chars``,
+        were computed with none applying. Each effect's ``applies`` reads the characteristics
+        the earlier layers left, and those are the card's own when none applied, which differ
+        from ``chars`` only in what no ``applies`` reads (the abilities, power and toughness
+        of a noncreature): asked of each effect in order, as a recomputation would."""
+        self.continuous_effects()  # counted as a read, and brings the list below up to date
+        # A plain loop, not all(): no generator on a path taken for every permanent.
+        for applies, source in self._effects_open:  # noqa: SIM110
+            if applies(self, source, obj, chars):
+                return False
+        return True
 
     def _printed_chars(self: Game, obj: GameObject) -> Chars:
         card = obj.card
@@ -117,6 +138,7 @@ class LayersMixin:
             for effect in self.continuous_effects():
                 if effect.layer != CONTROL and effect.applies(self, effect.source, obj, chars):
                     effect.modify(self, effect.source, obj, chars)
+                    self._effects_applied += 1  # chars() tells what an effect changed by this
             if obj.counters and chars.power is not None:
                 delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
                 chars.power += delta
@@ -180,6 +202,7 @@ class LayersMixin:
                                     _adapt_modify(effect)))
         found.sort(key=lambda e: (e.layer, e.timestamp))
         self._effects_cache = found
+        self._effects_open = [(e.applies, e.source) for e in found if e.layer != CONTROL]
         self._effects_version = self.version
         return found
 

@@ -72,7 +72,7 @@ class GameObject:
     """A card or token in a zone. A zone change makes a new object with a new id."""
 
     __slots__ = (
-        "_chars", "_chars_version", "_chars_zone", "attached_to", "attacking",
+        "_chars", "_chars_plain", "_chars_version", "_chars_zone", "attached_to", "attacking",
         "base_controller", "blocked", "blocking", "card", "cast_info", "chosen",
         "controlled_since", "controller", "counters", "damage", "exiled_with", "face_down", "id",
         "impl", "loyalty_used", "owner", "phased_out", "phased_with", "regen_shields",
@@ -114,6 +114,9 @@ class GameObject:
         self._chars_version = -1
         #: the zone its characteristics were computed in if they depend on nothing else
         self._chars_zone = -1
+        #: its characteristics were computed on the battlefield from the card alone: no
+        #: continuous effect applied, no counters, no characteristic-defining ability
+        self._chars_plain = False
 
     def __repr__(self) -> str:
         return f"<{self.card.name} #{self.id}>"
