@@ -2073,7 +2073,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         name = obj.card.name
         if spec.tap and obj.tapped:
             return "already_tapped", f"{name} is tapped"
-        if spec.tap and self.is_sick(obj) and "Creature" in self.chars(obj).types:
+        if spec.tap and self.is_sick(obj) and "Creature" in self.chars(obj).types and \
+                not self.has(obj, "haste"):  # haste ignores it (2004 212.3d, 2004 502.5)
             return "summoning_sick", (f"{name} has not been under {action.player}'s control "
                                       "since their most recent turn began")
         if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
