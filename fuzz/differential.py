@@ -23,6 +23,7 @@ with the rules of the field (or else the part of the game) that differs.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -121,14 +122,16 @@ def normalise(observation: dict[str, Any], play: Play, *, view: bool = False
         return handle if handle is not None else value
 
     def described(objects: Any) -> list[tuple[str, dict[str, Any]]]:
-        out = []
-        for index, obj in enumerate(objects or ()):
-            if obj.get("hidden"):
-                out.append((f"<hidden>#{index}", {}))
-                continue
+        # An object without a handle is keyed by what it shows and how many such came before
+        # it (not by its place among the others: engines order a zone differently).
+        out, seen = [], Counter[str]()
+        for obj in objects or ():
             handle = play.handle_of.get(obj.get("id"))
-            key = handle if handle is not None else f"<{obj.get('card')}>#{index}"
-            out.append((key, _fields(obj, name)))
+            if handle is None:
+                kind = "<hidden>" if obj.get("hidden") else f"<{obj.get('card')}>"
+                handle = f"{kind}#{seen[kind]}"
+                seen[kind] += 1
+            out.append((handle, {} if obj.get("hidden") else _fields(obj, name)))
         return out
 
     normal: dict[str, Any] = {

@@ -77,6 +77,11 @@ def _card(edition: str, name: str) -> Any:
     return default_pool().edition(edition).get(name)
 
 
+def _basic(edition: str, name: str) -> bool:
+    data = _card(edition, name)
+    return data is not None and "Basic" in data.supertypes
+
+
 @cache
 def _ante_cards() -> frozenset[str]:
     from spec.cardpool import default_pool
@@ -207,8 +212,12 @@ def formatted_starts(draw: st.DrawFn, info: EngineInfo, edition: str,
     fmt = draw(st.sampled_from(sorted(FORMAT_MINIMUM)))
     ante = "setup.ante" in info.capabilities and draw(st.integers(0, 3)) == 3
     ante_cards = sorted(_ante_cards() & info.cards_for(edition))
+    chosen = sorted(focus.intersection(rest)) or list(rest)
+    # Any number of a basic land is legal (Snow-Covered Forest is one): a fifth copy is of
+    # another card.
+    limited_copies = [c for c in chosen if not _basic(edition, c)]
     flaws = ["short", "ante card", "ante card in the sideboard"] if not ante else ["short"]
-    if fmt == "constructed":
+    if fmt == "constructed" and limited_copies:
         flaws.append("fifth copy")
     if not ante_cards:
         flaws = [f for f in flaws if "ante" not in f]
@@ -218,7 +227,6 @@ def formatted_starts(draw: st.DrawFn, info: EngineInfo, edition: str,
         flaws += [f for f in flaws if "ante" in f]
     flaw = draw(st.sampled_from([None, *flaws]))
     flawed = draw(st.sampled_from(ob.PLAYERS))
-    chosen = sorted(focus.intersection(rest)) or list(rest)
     if ante and ante_cards:
         chosen = sorted({*chosen, *ante_cards})
     minimum = FORMAT_MINIMUM[fmt]
@@ -238,9 +246,8 @@ def formatted_starts(draw: st.DrawFn, info: EngineInfo, edition: str,
         cards = [card for card in spells for _ in range(copies)]
         size = minimum + draw(st.integers(0, 2))
         if name == flawed and flaw == "fifth copy":
-            if not spells:
-                spells, cards = chosen[:1], chosen[:1] * MAX_COPIES
-            cards.append(spells[0])
+            fifth = next((c for c in spells if c in limited_copies), limited_copies[0])
+            cards += [fifth] * (MAX_COPIES + 1 - cards.count(fifth))
         if name == flawed and flaw == "ante card":
             cards.append(draw(st.sampled_from(ante_cards)))
         if name == flawed and flaw == "short":

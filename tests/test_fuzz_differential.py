@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fuzz.differential import diverges
-from fuzz.strategies import illegal_action, topics_for
+from fuzz.strategies import formatted_starts, illegal_action, topics_for
 
 
 @dataclass
@@ -215,3 +217,38 @@ def test_rules_direct_the_kind_of_start() -> None:
     assert topics_for(["modern:407.3"]) == {"deck", "ante"}
     assert topics_for(["cr2004:101.4"]) == {"mulligan"}
     assert topics_for(["cr2004:212.*"]) == frozenset()
+
+
+def test_objects_without_a_handle_do_not_depend_on_their_place() -> None:
+    token = {"id": 7, "card": "Soldier", "owner": "A", "controller": "A", "token": True}
+    mine = game(battlefield=[card(1, "Forest", controller="A"), token])
+    other = shifted(mine)
+    other["battlefield"] = [{**token, "id": 77}, other["battlefield"][0]]  # another order
+    assert diverges(mine, *pair(mine, other)) == []
+
+
+# ---- deliberately illegal setups ----
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_flawed_setup_is_illegal_and_the_others_legal(data: st.DataObject) -> None:
+    """Every formatted start the fuzzer draws is judged as the deck rules do: flawed ones
+    illegal, the others legal (a fifth Snow-Covered Forest, a basic land, is no flaw)."""
+    from reference_engine.decks import deck_problems
+
+    info = _reference_info()
+    edition = data.draw(st.sampled_from(("cr2004", "modern")))
+    focus = data.draw(st.sampled_from((frozenset(), frozenset({"Snow-Covered Forest"}))))
+    setup, flaw = data.draw(formatted_starts(info, edition, focus))
+    problems = [p for name in ("A", "B") for p in deck_problems(
+        [c["card"] if isinstance(c, dict) else c for c in setup["decks"][name]],
+        setup["format"], edition, ante=bool(setup.get("ante")))]
+    sideboard = [c for cards in (setup.get("sideboards") or {}).values() for c in cards]
+    assert bool(problems or sideboard) == (flaw is not None), (flaw, problems, sideboard)
+
+
+def _reference_info() -> Any:
+    from fuzz.machine import engine_info
+
+    return engine_info("reference")
