@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+
 from conformance import observed, paths, schemas
-from conformance.case import Case, Check, Step, setup_cards
+from conformance.case import Case, Check, Step, StepKind, setup_cards
 from conformance.errors import InputError, Problem
 from conformance.needs import DERIVED, derive
 from conformance.protocol import CAPABILITIES, PLAYERS
@@ -27,7 +30,8 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 SUFFIXES = (".yaml", ".yml")
 _PLACEHOLDER = re.compile(r"\$\{([a-z_][a-z0-9_]*)\}")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
-_STEP_KINDS = ("do", "expect", "expect_illegal", "advance", "bind", "expect_illegal_setup")
+_STEP_KINDS: tuple[StepKind, ...] = (
+    "do", "expect", "expect_illegal", "advance", "bind", "expect_illegal_setup")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 LinePath = tuple[str | int, ...]
 
@@ -117,7 +121,8 @@ def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
                 for p, key, line in duplicates]
     for error in sorted(schemas.iter_errors("case.json", data), key=lambda e: list(e.path)):
         location = tuple(error.absolute_path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        if (error.validator == "additionalProperties" and isinstance(error.instance, dict)
+                and isinstance(error.schema, Mapping)):
             # Point at the first unknown key itself, not at the mapping holding it.
             known = error.schema.get("properties", {})
             unknown = sorted(k for k in error.instance if k not in known)
@@ -190,8 +195,9 @@ def _line(lines: dict[LinePath, int], at: LinePath) -> int | None:
 def _case_id(data: Any, at: LinePath) -> str | None:
     if at and isinstance(at[0], int) and isinstance(data, list) and at[0] < len(data):
         case = data[at[0]]
-        if isinstance(case, dict) and isinstance(case.get("id"), str):
-            return case["id"]
+        case_id = case.get("id") if isinstance(case, dict) else None
+        if isinstance(case_id, str):
+            return case_id
         return f"#{at[0] + 1}"
     return None
 
@@ -203,7 +209,7 @@ def _field(at: LinePath) -> str | None:
     return out or None
 
 
-def _schema_message(error: Any) -> str:
+def _schema_message(error: ValidationError) -> str:
     if error.validator == "oneOf" and error.absolute_path and "steps" in error.absolute_path:
         keys = sorted(error.instance) if isinstance(error.instance, dict) else []
         kinds = [k for k in keys if k in _STEP_KINDS]
@@ -215,7 +221,8 @@ def _schema_message(error: Any) -> str:
             best = min(sub, key=lambda e: -len(e.path))
             where = ".".join(str(p) for p in best.path)
             return f"{where}: {best.message}" if where else best.message
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+    if (error.validator == "additionalProperties" and isinstance(error.instance, dict)
+            and isinstance(error.schema, Mapping)):
         known = list(error.schema.get("properties", {}))
         unknown = sorted(k for k in error.instance if k not in known)
         close = difflib.get_close_matches(unknown[0], known, n=1) if unknown else []
@@ -392,7 +399,7 @@ def _check_action(action: dict[str, Any], cards: frozenset[str],
     for key in ("ability", "x"):
         if key in action and not (isinstance(action[key], int) and action[key] >= 0):
             yield f"{key} must be a whole number, not {action[key]!r}", (key,)
-    refs: list[tuple[str, LinePath, bool]] = []
+    refs: list[tuple[Any, LinePath, bool]] = []  # the case's values, not yet known to be text
     for key in ("card", "attacker"):
         if key in action:
             refs.append((action[key], (key,), False))
@@ -411,7 +418,7 @@ def _check_action(action: dict[str, Any], cards: frozenset[str],
         yield f"{ref!r} is not {what}{hint}", at
 
 
-def _setup_errors(error: Any) -> Iterator[Any]:
+def _setup_errors(error: ValidationError) -> Iterator[ValidationError]:
     """The errors that say what is wrong: inside a oneOf (seeded start or given state; a card
     as a name or an object), those of the branch the value was meant to be."""
     if error.validator == "oneOf" and error.context:
@@ -427,9 +434,10 @@ def _setup_errors(error: Any) -> Iterator[Any]:
     yield error
 
 
-def _message(error: Any) -> str:
-    if error.validator == "not" and "required" in error.validator_value:
-        return f"{' and '.join(error.validator_value['required'])} cannot be used together"
+def _message(error: ValidationError) -> str:
+    value = error.validator_value
+    if error.validator == "not" and isinstance(value, Mapping) and "required" in value:
+        return f"{' and '.join(value['required'])} cannot be used together"
     return error.message
 
 

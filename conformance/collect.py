@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,6 +33,9 @@ from conformance.resultsfile import Results
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.settings import Settings
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
 
 #: The signals that end a run cleanly (what a terminal's Ctrl-C, ``timeout`` and CI job
 #: limits send).
@@ -66,15 +69,18 @@ class MtgPlugin:
             self.engines = {s: EngineSpec.parse(s) for s in settings.engines}
         except SetupError as exc:
             raise pytest.UsageError(f"--mtg-engine {exc.message()} ({exc.hint})") from None
-        self.is_worker = hasattr(config, "workerinput")
+        # What the xdist controller handed this worker (pytest_configure_node); None when this
+        # process is no xdist worker.
+        workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+        self.is_worker = workerinput is not None
         self.context = next((p for p in config.pluginmanager.get_plugins()
                              if isinstance(p, RunContext)), RunContext())
         self.options = RunOptions(case_timeout=settings.case_timeout)
         self.sessions: dict[str, EngineSession] = {}
         self.known: dict[str, EngineInfo] = {}
-        if self.is_worker:
+        if workerinput is not None:
             self.known = {spec: EngineInfo.from_result(info) for spec, info in
-                          config.workerinput.get("mtg_engine_info", {}).items()}
+                          workerinput.get("mtg_engine_info", {}).items()}
         self._cases = self.context.cases if not explicit else None
         self.expectations: Expectations | None = None
         if settings.expectations is not None:
@@ -264,9 +270,17 @@ class CaseFailure(Exception):
         self.text = text
 
 
+def _plugin(config: pytest.Config) -> MtgPlugin:
+    """The run's plugin, which ``conformance.plugin`` registers before collection."""
+    plugin = config.pluginmanager.get_plugin("mtg-conformance")
+    if not isinstance(plugin, MtgPlugin):
+        raise RuntimeError(f"the mtg-conformance plugin is not registered (found {plugin!r})")
+    return plugin
+
+
 class CaseFile(pytest.File):
     def collect(self) -> Iterator[pytest.Collector]:
-        plugin: MtgPlugin = self.config.pluginmanager.get_plugin("mtg-conformance")
+        plugin = _plugin(self.config)
         problems = [p for p in plugin.cases.problems_for(self.path) if p.severity == "error"]
         if problems:
             raise InputError(tuple(problems))
@@ -278,7 +292,9 @@ class CaseFile(pytest.File):
         else:
             yield from editions(self, cases, engines[0], plugin.settings.editions)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
+        # ``style``: pytest's signature for any node; a collector's failure has no style.
         if isinstance(excinfo.value, InputError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
@@ -299,7 +315,7 @@ class EngineGroup(pytest.Collector):
         self.cases = cases
 
     def collect(self) -> Iterator[pytest.Collector]:
-        plugin: MtgPlugin = self.config.pluginmanager.get_plugin("mtg-conformance")
+        plugin = _plugin(self.config)
         yield from editions(self, self.cases, self.name, plugin.settings.editions)
 
 
@@ -330,7 +346,7 @@ class CaseItem(pytest.Item):
             self.add_marker(pytest.mark.rule(rule, ref=rule))
 
     def runtest(self) -> None:
-        plugin: MtgPlugin = self.config.pluginmanager.get_plugin("mtg-conformance")
+        plugin = _plugin(self.config)
         started = time.perf_counter()
         session = plugin.session(self.engine)
         outcomes = [run_case(self.case, self.edition, session, plugin.options)]

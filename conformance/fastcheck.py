@@ -22,6 +22,7 @@ import json
 import numbers
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -181,8 +182,7 @@ class _Compiler:
                     section(schema, var, out, depth)
                 else:
                     _block(out, [f"{pad}if isinstance({var}, {_CLASSES[json_type]}):"],
-                           depth + 1, lambda inner, fill=section: fill(schema, var, inner,
-                                                                       depth + 1))
+                           depth + 1, partial(section, schema, var, depth=depth + 1))
         if "minimum" in schema or "maximum" in schema:
             self._number(schema, var, out, depth, guarded=alone in ("integer", "number"))
         for keyword in ("enum", "const"):
@@ -256,7 +256,7 @@ class _Compiler:
             else:
                 out.append(f"{pad}{value} = {var}.get({key!r}, _MISSING)")
                 _block(out, [f"{pad}if {value} is not _MISSING:"], depth + 1,
-                       lambda inner, s=sub, v=value: self._call(s, v, inner, depth + 1))
+                       partial(self._call, sub, value, depth=depth + 1))
         if extra is not True and extra is not False:
             key, value = self._fresh("k"), self._fresh("v")
             _block(out, [f"{pad}for {key}, {value} in {var}.items():",

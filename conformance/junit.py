@@ -134,7 +134,8 @@ def _pairs(document: dict[str, Any], results: list[dict[str, Any]], *,
 def _engine_info(document: dict[str, Any], spec: str) -> dict[str, Any] | None:
     for engine in document.get("engines", []):
         if engine.get("spec") == spec:
-            return engine.get("info")
+            info: dict[str, Any] | None = engine.get("info")
+            return info
     return None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from conformance import casefile
 from conformance.case import Case
@@ -133,7 +134,7 @@ def _unpayable_illegal(case: Case) -> list[tuple[str, str]]:
     return found
 
 
-def _order_matters(setup: dict) -> bool:
+def _order_matters(setup: dict[str, Any]) -> bool:
     for deck in (setup.get("decks") or {}).values():
         names, size = set(), 0
         for entry in deck or ():

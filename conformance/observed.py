@@ -27,7 +27,9 @@ _LIST_KEYS = frozenset({"count"})
 
 @cache
 def _schema() -> dict[str, Any]:
-    return json.loads((PROTOCOL_DIR / "observation.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        (PROTOCOL_DIR / "observation.json").read_text(encoding="utf-8"))
+    return schema
 
 
 def _fields(definition: str) -> frozenset[str]:

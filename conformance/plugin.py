@@ -33,8 +33,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "py:MODULE:CLASS or cmd:COMMAND (repeatable) [reference]")
     group.addoption(
         "--mtg-edition", action="append", dest="mtg_editions", default=[], metavar="EDITION",
-        type=checked.edition, help="Edition to run cases under: cr2004, modern or all "
-                                   "(repeatable) [all]")
+        type=checked.edition,
+        help=f"Edition to run cases under: {', '.join(checked.EDITIONS)} or all (repeatable) "
+             "[all]")
     group.addoption(
         "--mtg-rules", action="append", dest="mtg_rules", default=[], metavar="GLOB",
         help="Only cases citing a rule matching GLOB, e.g. cr2004:101.* or 217.* (repeatable)")

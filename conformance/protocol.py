@@ -156,8 +156,8 @@ class EngineInfo:
         protocol = result["protocol"]
         capabilities = set(declared)
         if protocol == 1:
-            for key, implied in LEGACY_IMPLIED.items():
-                if key is None or key in declared:
+            for needed, implied in LEGACY_IMPLIED.items():
+                if needed is None or needed in declared:
                     capabilities.update(implied)
         return cls(
             name=str(result["name"]),

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.results import UNEXPECTED
 from conformance.resultsfile import Results, counts
 
+if TYPE_CHECKING:
+    from spec.corpus import Corpus
 
-def sections(results: Results, corpus: Any) -> list[dict[str, Any]]:
+
+def sections(results: Results, corpus: Corpus) -> list[dict[str, Any]]:
     """Results per rule section (edition and section number), for the run's summary. A result
     counts under the sections of the rules it cites in its own edition."""
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -33,7 +36,7 @@ def sections(results: Results, corpus: Any) -> list[dict[str, Any]]:
             for (e, s), st in sorted(groups.items())]
 
 
-def section_title(corpus: Any, edition: str, section: str) -> str:
+def section_title(corpus: Corpus, edition: str, section: str) -> str:
     """The English title of a section, from its gist."""
     gist = corpus.get(f"{edition}:{section}").gist.removeprefix("Section heading: ")
     return gist.split(" (")[0].rstrip(".")

@@ -108,19 +108,19 @@ def run_case(case: Case, edition: str, session: EngineSession,
     except EngineCrashed as exc:
         return Crashed(str(exc), exc.stderr)
     mark = client.transport.stderr_mark()
-    game = _Game(case, edition, client, session.info, options)
+    case_run = _CaseRun(case, edition, client, session.info, options)
     unusable = harness_failed = False
     try:
-        game.run()
+        case_run.run()
         outcome: Outcome = Passed()
     except _Stop as stop:
         outcome = stop.outcome
     except CallFailed as exc:
-        outcome, unusable = game.call_failed(exc)
+        outcome, unusable = case_run.call_failed(exc)
     except Exception as exc:
         # A bug of the harness must not take the run down, nor count against the engine:
         # it is reported as the harness's own error, with its traceback.
-        outcome = Errored(f"{game.where()}internal error of the harness: "
+        outcome = Errored(f"{case_run.where()}internal error of the harness: "
                           f"{type(exc).__name__}: {exc}", internal=True,
                           traceback="".join(traceback.format_exception(exc)[-12:]))
         harness_failed = True
@@ -139,7 +139,9 @@ def _with_stderr(outcome: Outcome, stderr: str) -> Outcome:
     return replace(outcome, stderr=stderr)
 
 
-class _Game:
+class _CaseRun:
+    """One case run against an engine under one edition: its game, step by step."""
+
     def __init__(self, case: Case, edition: str, client: EngineClient, info: EngineInfo,
                  options: RunOptions) -> None:
         self.case = case
@@ -293,7 +295,8 @@ class _Game:
             f"{k} {v}" for k, v in target.items())
         for _ in range(self.options.max_advance):
             observation = self.client.observe()
-            turn = observation.get("turn") if isinstance(observation.get("turn"), dict) else {}
+            raw_turn = observation.get("turn")
+            turn: dict[str, Any] = raw_turn if isinstance(raw_turn, dict) else {}
             result = observation.get("result") or {}
             over = isinstance(result, dict) and bool(result.get("over"))
             if target == {"over": True} and over:

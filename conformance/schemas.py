@@ -83,7 +83,8 @@ def first_error(name: str, instance: Any) -> ValidationError | None:
     """The most relevant error of ``instance`` against schema ``name``, or None."""
     if predicate(name)(instance):
         return None
-    return best_match(validator(name).iter_errors(instance))
+    error: ValidationError | None = best_match(validator(name).iter_errors(instance))
+    return error
 
 
 def iter_errors(name: str, instance: Any) -> Iterator[ValidationError]:

@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spec import editions as spec_editions
+
 BUNDLED_CASES = Path(__file__).resolve().parent / "cases"
-EDITIONS = ("cr2004", "modern")
+EDITIONS = tuple(spec_editions.EDITIONS)  # the corpus's editions, in its order
 CASE_SUFFIXES = (".yaml", ".yml")
 DEFAULT_CASE_TIMEOUT = 10.0
 DEFAULT_MAX_RESTARTS = 3
@@ -37,7 +39,7 @@ class SettingError(argparse.ArgumentTypeError):
 
 def edition(value: str) -> str:
     if value not in (*EDITIONS, "all"):
-        raise SettingError(f"must be cr2004, modern or all, not {value!r}")
+        raise SettingError(f"must be {', '.join(EDITIONS)} or all, not {value!r}")
     return value
 
 

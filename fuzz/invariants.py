@@ -20,8 +20,9 @@ from typing import Any
 
 from fuzz import observations as ob
 from fuzz.observations import PLAYERS, Observation
+from spec import editions as spec_editions
 
-EDITIONS = ("cr2004", "modern")
+EDITIONS = tuple(spec_editions.EDITIONS)
 
 
 @dataclass(frozen=True)

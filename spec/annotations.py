@@ -67,7 +67,7 @@ def load(path: Path, display: str) -> dict[str, Annotation]:
         if not gist.isascii():
             raise AnnotationError(display, rule, "gist: must be English (ASCII only)")
         testability = value.get("testability")
-        _check_testability(display, rule, testability)
+        testability = _check_testability(display, rule, testability)
         erratum = value.get("erratum")
         if erratum is not None and not isinstance(erratum, str):
             raise AnnotationError(display, rule, "erratum: must be text")
@@ -75,7 +75,8 @@ def load(path: Path, display: str) -> dict[str, Annotation]:
     return result
 
 
-def _check_testability(display: str, rule: str, value: object) -> None:
+def _check_testability(display: str, rule: str, value: object) -> dict[str, Any]:
+    """``value`` once it is known to be a well-formed testability mapping."""
     if not isinstance(value, dict):
         raise AnnotationError(display, rule, "testability: missing (a mapping with class)")
     unknown = set(value) - _TESTABILITY_KEYS
@@ -110,3 +111,4 @@ def _check_testability(display: str, rule: str, value: object) -> None:
             )
     elif exercised is not None:
         raise AnnotationError(display, rule, "testability.exercised_by: only for definitions")
+    return value

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from spec import annotations, parser
+from spec import annotations as spec_annotations
+from spec import parser
 from spec.editions import EDITIONS, Edition
 from spec.errors import AnnotationError, SpecError
 
@@ -29,7 +30,7 @@ def build_records(
     entries = parser.parse(edition)
     path = annotations_path or edition.annotations_path
     display = f"spec/annotations/{path.name}" if annotations_path is None else str(path)
-    notes = annotations.load(path, display)
+    notes = spec_annotations.load(path, display)
     by_id = {e.id: e for e in entries}
     missing = [e.id for e in entries if e.id not in notes]
     if missing:
@@ -78,9 +79,9 @@ def _testability(
     edition: Edition,
     display: str,
     entry: parser.Entry,
-    note: annotations.Annotation,
+    note: spec_annotations.Annotation,
     by_id: dict[str, parser.Entry],
-    notes: dict[str, annotations.Annotation],
+    notes: dict[str, spec_annotations.Annotation],
 ) -> dict[str, Any]:
     value = dict(note.testability)
     is_heading = entry.kind in ("section", "heading")

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from spec.editions import EDITIONS, INDEX_DIR
 from spec.errors import SpecError, UnknownRule
@@ -24,6 +24,15 @@ from spec.errors import SpecError, UnknownRule
 _REF = re.compile(r"^(?:(?P<edition>[a-z0-9]+):)?(?P<id>\d{1,3}(?:\.\d+[a-z]?)?)$")
 # Variant characters of the 2004 translation, folded for matching only.
 _VARIANTS = str.maketrans({"爲": "為", "麽": "麼", "∼": "~"})
+
+#: A rule's testability as the index records it (checked by spec.annotations on build).
+Testability = TypedDict("Testability", {
+    "class": Required[str],
+    "reason": str,
+    "exercised_by": list[str],
+    "note": str,
+    "waits": str,
+}, total=False)
 
 
 def fold(text: str) -> str:
@@ -53,7 +62,7 @@ class Rule:
     examples: tuple[dict[str, Any], ...]
     references: tuple[dict[str, Any], ...]
     gist: str
-    testability: dict[str, Any]
+    testability: Testability
     anomalies: tuple[dict[str, Any], ...]
     _folded: str = field(default="", repr=False, compare=False)
 
@@ -138,7 +147,8 @@ class Corpus:
 
     @classmethod
     def _read(cls, index_dir: Path) -> Corpus:
-        editions, rules = [], []
+        editions: list[EditionInfo] = []
+        rules: list[Rule] = []
         for key in EDITIONS:
             path = index_dir / f"{key}.json"
             try:

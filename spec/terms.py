@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -37,7 +38,7 @@ class Correspondence:
     note: str
 
 
-def _read_list(path: Path) -> list[dict]:
+def _read_list(path: Path) -> list[dict[str, Any]]:
     display = f"spec/{path.name}"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))

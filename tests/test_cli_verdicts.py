@@ -95,7 +95,7 @@ def test_a_harness_bug_exits_5_and_never_marks_the_engine_broken(tmp_path, capsy
     def bug(self):
         raise ZeroDivisionError("a bug of ours")
 
-    monkeypatch.setattr(runner._Game, "run", bug)
+    monkeypatch.setattr(runner._CaseRun, "run", bug)
     code, _, err = frozen_run(capsys, tmp_path, CORRECT, "--max-restarts", "1")
     assert code == ExitCode.HARNESS
     errors = [r for r in results_of(tmp_path)["results"] if r["status"] == "error"]

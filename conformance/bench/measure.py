@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from conformance.adapters import REFERENCE, EngineSpec
@@ -146,7 +147,7 @@ class Bench:
         for variant in self.variants:
             figure = self.figures.get(f"suite.{variant.name}")
             note = suite.trouble(figure.samples) if figure is not None else None
-            if note is not None:
+            if figure is not None and note is not None:
                 figure.notes.append(note)
         self.report.load_after = machine()["load_average"]
         return self.report
@@ -157,16 +158,16 @@ class Bench:
             if "play" in self.plan.only:
                 self._measure(f"play.{edition}", f"engine actions/s, random legal play "
                               f"through the protocol ({edition})", "actions/s", baseline,
-                              lambda e=edition: play.protocol_play(self.session, e, seconds))
+                              partial(play.protocol_play, self.session, edition, seconds))
             if "selfplay" in self.plan.only:
                 self._measure(f"selfplay.{edition}", f"reference engine's in-process "
                               f"self-play, --decks pool ({edition})", "actions/s", baseline,
-                              lambda e=edition: self._selfplay(e, seconds))
+                              partial(self._selfplay, edition, seconds))
         base: Sample | None = None
         for variant in self.variants:
             sample = self._measure(f"suite.{variant.name}", f"suite case runs/s, "
                                    f"{variant.name}", "case runs/s", baseline,
-                                   lambda v=variant: self._suite(v, seconds))
+                                   partial(self._suite, variant, seconds))
             if sample is None or "overhead" not in self.plan.only:
                 continue
             overhead = sample.detail["overhead"]
@@ -182,7 +183,7 @@ class Bench:
             for edition in self.plan.editions:
                 self._measure(f"fuzz.{edition}", f"fuzzer steps/s, ci profile, every "
                               f"invariant ({edition})", "steps/s", baseline,
-                              lambda e=edition: fuzzing.fuzz_rate(self.plan.engine, e, seconds))
+                              partial(fuzzing.fuzz_rate, self.plan.engine, edition, seconds))
 
     def _selfplay(self, edition: str, seconds: float) -> Sample:
         if not is_reference(self.plan.engine):

@@ -10,13 +10,13 @@ import shlex
 import sys
 from pathlib import Path
 
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
 from conformance.cli.run import add_engine_option
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
 
-EDITIONS = ("cr2004", "modern")
 
-
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     from conformance.bench import FIGURES
 
     bench = commands.add_parser(

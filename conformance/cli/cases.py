@@ -12,10 +12,12 @@ if TYPE_CHECKING:
     from conformance.case import Case
     from conformance.portability import Report
 
-from conformance.cli import ExitCode
+from conformance.cli import Parser
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     cases = commands.add_parser(
         "cases", help="List and lint the conformance cases",
         description="The conformance cases: the bundled ones and any folder given.",
@@ -142,7 +144,7 @@ def _portability(args: argparse.Namespace) -> int:
         unknown = sorted(capabilities - set(CAPABILITIES))
         if unknown:
             raise UsageError(f"--capabilities: unknown capability {', '.join(unknown)}")
-        editions = tuple(args.edition) or ("cr2004", "modern")
+        editions = tuple(args.edition) or tuple(EDITIONS)
         info = EngineInfo("given", "", VERSION, editions, capabilities, _cards(args.cards),
                           declared=capabilities)
         reports.append(("given", portability.report(cases.cases, info, args.edition)))

@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
+
+if TYPE_CHECKING:
+    from spec.corpus import Corpus
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     coverage = commands.add_parser(
         "coverage", help="Rule coverage of the cases: covered, shown only, uncovered, waiting",
         description="For every rule an engine can break (testability engine or card-data): "
@@ -18,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "rule that waits (no card of the pool reaches it yet) is counted apart, with its "
         "reason. Exit status 1 if coverage is below --fail-under.",
     )
-    coverage.add_argument("--edition", choices=("cr2004", "modern"), action="append",
+    coverage.add_argument("--edition", choices=tuple(EDITIONS), action="append",
                           default=[], help="Only this edition's rules (repeatable)")
     coverage.add_argument("--cases", action="append", default=[], metavar="DIR", type=Path,
                           help="Another folder of case files (repeatable)")
@@ -60,7 +66,7 @@ def _coverage(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _print(report: object, corpus: object, *, listing: bool) -> None:
+def _print(report: object, corpus: Corpus, *, listing: bool) -> None:
     from conformance.coverage import Coverage
     from conformance.report import section_title
 

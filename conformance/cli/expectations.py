@@ -6,10 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.cli import ExitCode
+from conformance.cli import Parser
+from conformance.exitcodes import ExitCode
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     expectations = commands.add_parser(
         "expectations", help="Write an expectations file (known failures) from results",
         description="Expectations files belong to an engine's author: they list the cases "

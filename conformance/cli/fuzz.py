@@ -9,13 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
 from conformance.cli.run import add_engine_option
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
 
-EDITIONS = ("cr2004", "modern")
 
-
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     from fuzz.campaign import PROFILES
 
     profiles = "; ".join(f"{p.name}: {p.description}" for p in PROFILES.values())
@@ -32,7 +32,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     fuzz.add_argument("--against", metavar="ENGINE",
                       help="Differential: play the same games on this engine too (e.g. "
                       "reference) and report the first difference")
-    fuzz.add_argument("--edition", choices=EDITIONS, action="append", default=[],
+    fuzz.add_argument("--edition", choices=tuple(EDITIONS), action="append", default=[],
                       help="Fuzz this edition (repeatable; default: each the engine declares)")
     fuzz.add_argument("--profile", choices=sorted(PROFILES), default="dev",
                       help="How hard to look (default: dev)")

@@ -10,12 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
 
 SHOWN_KILLERS = 3
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     mutants = commands.add_parser(
         "mutants", help="Run the cases against engines broken one rule at a time",
         description="A case is worth what it catches. The reference engine ships with "
@@ -48,7 +50,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                      help="Another folder of case files, besides the bundled ones (repeatable)")
     run.add_argument("--no-bundled", action="store_true",
                      help="Only the cases of the --cases folders")
-    run.add_argument("--edition", choices=("cr2004", "modern"), action="append", default=[],
+    run.add_argument("--edition", choices=tuple(EDITIONS), action="append", default=[],
                      help="Only case runs under this edition (repeatable; default: both)")
     run.add_argument("--every", action="store_true",
                      help="Run every case against every mutant, not only until the first kill")
@@ -112,7 +114,7 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"--cases: no such file or directory: {folder}")
     cases = load([*([] if args.no_bundled else [BUNDLED_CASES]), *args.cases])
     cases.raise_for_problems()
-    runs = runs_of(cases.cases, args.edition or ("cr2004", "modern"))
+    runs = runs_of(cases.cases, args.edition or tuple(EDITIONS))
     started = time.monotonic()
     control = run_here(UNMUTATED, runs, every=True, case_timeout=args.case_timeout)
     failing = [*control.killed_by, *control.other]

@@ -7,10 +7,11 @@ import os
 import sys
 from pathlib import Path
 
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
+from conformance.exitcodes import ExitCode
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     report = commands.add_parser(
         "report", help="Write the HTML report of results files (one or several engines)",
         description="Write a static HTML site from results files alone: a summary per engine "

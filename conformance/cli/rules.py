@@ -8,16 +8,17 @@ import sys
 from collections import Counter
 from typing import Any
 
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
+from conformance.exitcodes import ExitCode
 from spec.annotations import CLASSES
-from spec.corpus import Corpus, Rule, fold
+from spec.corpus import Corpus, Rule, Testability, fold
 from spec.editions import EDITIONS
 from spec.terms import load_concordance, load_glossary
 
 _KINDS = ("section", "rule", "heading")
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     rules = commands.add_parser(
         "rules",
         help="List, show, search, lint and count the rules of the corpus",
@@ -175,7 +176,7 @@ def _describe(corpus: Corpus, rule: Rule) -> str:
     return "\n".join(out)
 
 
-def _testability(value: dict[str, Any]) -> str:
+def _testability(value: Testability) -> str:
     text = value["class"]
     if "reason" in value:
         text += f" ({value['reason']})"

@@ -18,16 +18,18 @@ from pathlib import Path
 from typing import Any
 
 from conformance import settings
-from conformance.cli import ExitCode, UsageError
+from conformance.cli import Parser, UsageError
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
 
 CONFORMANCE_DIR = Path(__file__).resolve().parents[1]
 RUN_INI = CONFORMANCE_DIR / "run.ini"
-EDITION_CHOICES = ("cr2004", "modern", "all")
+EDITION_CHOICES = (*EDITIONS, "all")
 SKIPS_SHOWN = 12
 FEW_RUNS = 12  # fewer case runs than this run in one process whatever the engine
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     run = commands.add_parser(
         "run", help="Run the conformance cases against an engine",
         description="Run the conformance cases against an engine (default: the reference "
@@ -238,8 +240,9 @@ def _run(args: argparse.Namespace) -> int:
         # A signal asks for a prompt stop (a CI job limit sends SIGTERM, then SIGKILL): the
         # results are written; the report, the slow part, can be written from them later.
         if not args.no_report:
+            results = _results_file(run)
             print(f"report:  not written (interrupted); write it with: mtgconf report "
-                  f"{run.results} -o {run.results.with_name('report')}", file=sys.stderr)
+                  f"{results} -o {results.with_name('report')}", file=sys.stderr)
     elif not args.no_report:
         write_report(cases.cases, run)
     return code
@@ -252,16 +255,23 @@ def write_report(cases: Any, run: settings.Settings) -> None:
     from conformance.cli.report import publish_summary
     from conformance.resultsfile import write_json
 
-    coverage = run.results.with_name(reports.COVERAGE_FILE)
+    results = _results_file(run)
+    coverage = results.with_name(reports.COVERAGE_FILE)
     write_json(coverage, coverage_document(cases))
     try:
-        written = reports.build([run.results], run.results.with_name("report"),
-                                coverage=coverage)
+        written = reports.build([results], results.with_name("report"), coverage=coverage)
     except reports.OutputError as exc:
         print(f"mtgconf: warning: no report written: {exc}", file=sys.stderr)
         return
     publish_summary(written.markdown)
     print(f"report:  {written.index}")
+
+
+def _results_file(run: settings.Settings) -> Path:
+    """Where the run writes results.json (``settings_of`` always says)."""
+    if run.results is None:
+        raise ValueError("the run's settings name no results file")
+    return run.results
 
 
 def coverage_document(cases: Any) -> dict[str, Any]:

@@ -10,14 +10,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from conformance.cli import ExitCode
+from conformance.cli import Parser
 from conformance.cli.run import add_engine_option, start_engine
+from conformance.exitcodes import ExitCode
+from spec.editions import EDITIONS
 
 BASICS = ("Forest", "Island", "Mountain", "Plains", "Swamp")
 MAX_ACTIONS = 400
 
 
-def register(commands: argparse._SubParsersAction) -> None:
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
     smoke = commands.add_parser(
         "smoke", help="Shake hands with an engine and play one short game",
         description="Shake hands with an engine, print what it declared, and play a short "
@@ -76,9 +78,9 @@ def _setup(info: Any) -> dict[str, Any] | None:
 def _play_twice(session: Any, info: Any, edition: str | None) -> list[str]:
     from conformance.runner import _difference
 
-    edition = edition or next((e for e in info.editions if e in ("cr2004", "modern")), None)
+    edition = edition or next((e for e in info.editions if e in EDITIONS), None)
     if edition is None or edition not in info.editions:
-        return [f"the engine does not declare edition {edition or 'cr2004 or modern'}"]
+        return [f"the engine does not declare edition {edition or ' or '.join(EDITIONS)}"]
     setup = _setup(info)
     if setup is None:
         return ["cannot start a game: the engine declares neither setup.start nor setup.state "

@@ -28,7 +28,9 @@ from spec.cardpool import SUPERTYPES, TYPES, activated_abilities, default_pool
 
 PLAYERS = ("A", "B")
 SEAT = {"A": 0, "B": 1}
-NAME = {0: "A", 1: "B"}
+# NAME and the tables below translate phase's values and are looked up with whatever phase
+# sent (None where it names no player, say), hence keyed by object: a miss is an answer.
+NAME: dict[object, str] = {0: "A", 1: "B"}
 
 CAPABILITIES = (
     "setup.start", "setup.state", "setup.poison", "setup.graveyard", "setup.exile",
@@ -39,7 +41,7 @@ CAPABILITIES = (
     "observe.incarnation",
 )
 
-_STEP = {  # phase's phase name -> (protocol phase, protocol step)
+_STEP: dict[object, tuple[str, str]] = {  # phase's phase name -> (protocol phase, step)
     "Untap": ("beginning", "untap"), "Upkeep": ("beginning", "upkeep"),
     "Draw": ("beginning", "draw"), "PreCombatMain": ("precombat_main", "precombat_main"),
     "BeginCombat": ("combat", "beginning_of_combat"),
@@ -50,10 +52,11 @@ _STEP = {  # phase's phase name -> (protocol phase, protocol step)
     "PostCombatMain": ("postcombat_main", "postcombat_main"), "End": ("ending", "end"),
     "Cleanup": ("ending", "cleanup"),
 }
-_ZONE = {"Hand": "hand", "Library": "library", "Graveyard": "graveyard",
-         "Battlefield": "battlefield", "Stack": "stack", "Exile": "exile",
-         "Command": "command", "Sideboard": "outside"}
-_COLOR = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}
+_ZONE: dict[object, str] = {
+    "Hand": "hand", "Library": "library", "Graveyard": "graveyard",
+    "Battlefield": "battlefield", "Stack": "stack", "Exile": "exile",
+    "Command": "command", "Sideboard": "outside"}
+_COLOR: dict[object, str] = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}
 _LETTER = {v: k for k, v in _COLOR.items()}
 _COUNTER = {"P1P1": "+1/+1", "M1M1": "-1/-1", "Plus1Plus1": "+1/+1", "Minus1Minus1": "-1/-1"}
 #: phase-python's prompts -> protocol decisions (the rest: their names in snake case)
@@ -767,7 +770,7 @@ class PhaseEngine:
         kind = action.kind
         data = action.data or {}
         player = NAME.get(actor)
-        if player is None:
+        if actor is None or player is None:
             return []
         if kind == "PassPriority":
             return [{"action": "pass", "player": player}]
@@ -806,11 +809,11 @@ class PhaseEngine:
         waiting = game.waiting_for()
         kind = waiting.get("type")
         if kind == "Priority" or len(path) > 8:
-            found = dict(made)
+            announced = dict(made)
             chosen = self._new_targets(before, game, path[0] if path else None) or []
-            if chosen and "targets" not in found:
-                found["targets"] = [self._protocol_target(t) for t in chosen]
-            return [found]
+            if chosen and "targets" not in announced:
+                announced["targets"] = [self._protocol_target(t) for t in chosen]
+            return [announced]
         options: list[tuple[Any, dict[str, Any] | None]] = []
         listed = game.actions()
         so_far = made.get("targets", [])
@@ -940,11 +943,13 @@ class PhaseEngine:
     @staticmethod
     def _actor(waiting: dict[str, Any]) -> int | None:
         data = waiting.get("data") or {}
-        if isinstance(data.get("player"), int):
-            return data["player"]
+        player = data.get("player")
+        if isinstance(player, int):
+            return player
         pending = data.get("pending")
         if pending:
-            return pending[0].get("player")
+            first: int | None = pending[0].get("player")  # phase names a seat, or none
+            return first
         return None
 
     def _pending(self, waiting: dict[str, Any]) -> dict[str, Any] | None:
@@ -967,6 +972,8 @@ class PhaseEngine:
             self._sync_parts(waiting)
             return {"player": NAME[actor], "decision": "put_on_top",
                     "count": int(data.get("count", 1)) - len(self._pending_parts)}
+        if not isinstance(kind, str):
+            raise ProtocolError(f"phase-python waits for {kind!r}, which names no prompt")
         decision = _DECISION.get(kind, _snake(kind))
         if kind == "NamedChoice":  # choice_type CreatureType, Color, ...
             decision = "choose_" + _snake(str(data.get("choice_type") or "option"))

@@ -37,10 +37,24 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from conformance.engines.python_mtg import cards as card_check
+
+#: python-mtg's game state, as its referee keeps it: relations (name -> set of rows, such as
+#: ``in_hand: {("A", "forest_2"), ...}``) and its own bookkeeping (``_turn``, ``_policy``, ...).
+#: The engine is untyped: its values are what it makes them.
+State = dict[str, Any]
+#: A row of one of the engine's relations, such as ``("grizzly_bears_14", "creature")``.
+Row = tuple[Any, ...]
+#: A move of the engine's referee: ``("pass",)``, ``("play", player, card)``, ``("cast",
+#: player, card, choices)``, ``("activate", player, ability row, choices)``, ``("attack",
+#: attackers)``, ``("block", pairs)``.
+Move = tuple[Any, ...]
+#: An answer to a choice the engine makes inside a move: (its choice-seam key, the value).
+Answer = tuple[str, Any]
 
 PLAYERS = ("A", "B")
 STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
@@ -80,7 +94,7 @@ class _Decision(BaseException):
     """Raised from the engine's choice seam to suspend a move at a choice the protocol makes a
     pending decision. A BaseException, so that no ``except Exception`` in the engine eats it."""
 
-    def __init__(self, key: str, options: list[Any], state: dict) -> None:
+    def __init__(self, key: str, options: list[Any], state: State) -> None:
         super().__init__(key)
         self.key = key
         self.options = options
@@ -99,9 +113,9 @@ class _NotAnOption(BaseException):
 class _Suspended:
     """A move waiting for the answers to the choices the engine makes inside it."""
 
-    base: dict  # the state before the move
-    move: tuple | None  # the engine move (None: the start of the game)
-    answers: list[tuple[str, Any]]
+    base: State  # the state before the move
+    move: Move | None  # the engine move (None: the start of the game)
+    answers: list[Answer]
     decision: _Decision
     player: str  # who the engine's dispatcher gives the choice to
 
@@ -110,18 +124,18 @@ class PythonMtgEngine:
     """The protocol's in-process calls over python-mtg."""
 
     def __init__(self) -> None:
-        self._state: dict | None = None
+        self._state: State | None = None
         self._suspended: _Suspended | None = None
-        self._answers: list[tuple[str, Any]] = []
+        self._answers: list[Answer] = []
         self._answer_at = 0
         self._declared: list[Any] = []  # attackers, or (blocker, attacker) pairs, so far
-        self._declaring: tuple | None = None  # (turn, step) of that declaration
+        self._declaring: tuple[int, str] | None = None  # (turn, step) of that declaration
         self._names: dict[str, str] = {}
         self._zones: dict[str, str] = {}
         self._incarnation: dict[str, int] = {}
         self._graveyard_order: dict[str, list[str]] = {}
         self._events: list[dict[str, Any]] = []
-        self._cache: tuple[int, dict] | None = None
+        self._cache: tuple[int, dict[str, Any]] | None = None
         self._reason: str | None = None
         self._trial_decision: _Decision | None = None
 
@@ -192,7 +206,7 @@ class PythonMtgEngine:
         self._begin(state, lambda: env.start(state))
         return {"handles": handles}
 
-    def _begin(self, state: dict, start: Any) -> None:
+    def _begin(self, state: State, start: Any) -> None:
         state["_policy"] = self._choose
         self._state = None
         self._suspended = None
@@ -294,7 +308,7 @@ class PythonMtgEngine:
         state["tapped"] = set()
         state["_land_played"] = set()
 
-        def enter() -> dict:
+        def enter() -> State:
             env._develop_if_main(state)
             return state
 
@@ -307,7 +321,7 @@ class PythonMtgEngine:
         if self._state is None:
             return []
         if self._suspended is not None:
-            return self._decision_actions()
+            return self._decision_actions(self._suspended)
         state = self._state
         if env.is_terminal(state):
             return []
@@ -372,7 +386,7 @@ class PythonMtgEngine:
         if kind == "concede":
             raise Unsupported("python-mtg has no concession")
         if self._suspended is not None:
-            self._answer(action)
+            self._answer(self._suspended, action)
             return
         state = self._state
         if env.is_terminal(state):
@@ -416,23 +430,29 @@ class PythonMtgEngine:
         self._state = None
         self._suspended = None
 
+    def _current(self) -> State:
+        """The state the game is at: the moves and the observations need a game."""
+        if self._state is None:
+            raise BadRequest("no game: call new_game first")
+        return self._state
+
     # ---- set-up ----
 
     @staticmethod
-    def _setup_state(decks: dict[str, list[str]], seed: int) -> dict:
+    def _setup_state(decks: dict[str, list[str]], seed: int) -> State:
         """What ``mtg.Game(decks, seed=..., variant="two-player", explicit_lands=True,
         instant_speed=True)`` builds before it starts the game (``env.start``)."""
         from mtg.engine import game as setup
 
         with contextlib.redirect_stdout(io.StringIO()):
-            state = setup.new_game(decks, variant="two-player", seed=seed)
+            state: State = setup.new_game(decks, variant="two-player", seed=seed)
         state["_explicit_lands"] = True  # land drops are the player's moves
         state["_instant_speed"] = True  # priority outside the main phases, for instants
         return state
 
     # ---- moves ----
 
-    def _choose(self, state: dict, key: str, options: Any, default: Any) -> Any:
+    def _choose(self, state: State, key: str, options: Any, default: Any) -> Any:
         """The engine's choice seam (``state["_policy"]``): the answers the players gave (or
         the target an action named), in order, then a suspension at the first choice not
         answered yet. A choice with a single option is not asked."""
@@ -451,13 +471,14 @@ class PythonMtgEngine:
 
         raise _Decision(key, choices or [], driver.clone_state(state))
 
-    def _move(self, move: tuple, answers: list | None = None) -> None:
+    def _move(self, move: Move, answers: list[Answer] | None = None) -> None:
         from mtg.engine import env
 
-        state = self._state
+        state = self._current()
         self._run(state, move, lambda: env.step(state, move), answers)
 
-    def _run(self, base: dict, move: tuple | None, call: Any, answers: list | None = None) -> None:
+    def _run(self, base: State, move: Move | None, call: Callable[[], State],
+             answers: list[Answer] | None = None) -> None:
         self._answers = list(answers or [])
         self._answer_at = 0
         try:
@@ -483,7 +504,7 @@ class PythonMtgEngine:
             self._reason = _reason(new)
         self._visible_changed(new)
 
-    def _trial(self, move: tuple, answers: list) -> tuple[dict, bool]:
+    def _trial(self, move: Move, answers: list[Answer]) -> tuple[State, bool]:
         """The state after ``move`` on a copy (or at its first choice not answered), and
         whether the engine asked for every answer given."""
         from mtg.engine import env
@@ -505,7 +526,7 @@ class PythonMtgEngine:
             self._answers, self._answer_at = [], 0
         return after, used
 
-    def _play_land(self, state: dict, player: str, action: dict[str, Any]) -> None:
+    def _play_land(self, state: State, player: str, action: dict[str, Any]) -> None:
         from mtg.engine import env
 
         card = action.get("card")
@@ -515,7 +536,7 @@ class PythonMtgEngine:
             return
         raise IllegalAction(*self._why_not(state, player, card, land=True))
 
-    def _why_not(self, state: dict, player: str, card: Any, land: bool) -> tuple[str, str]:
+    def _why_not(self, state: State, player: str, card: Any, land: bool) -> tuple[str, str]:
         from mtg import driver
 
         if (player, card) not in state.get("in_hand", set()):
@@ -536,7 +557,7 @@ class PythonMtgEngine:
         return "not_legal_now", (f"python-mtg does not offer {card} now ({step}, "
                                  f"{_active(state)}'s turn)")
 
-    def _cast(self, state: dict, player: str, action: dict[str, Any]) -> None:
+    def _cast(self, state: State, player: str, action: dict[str, Any]) -> None:
         from mtg.engine import env
 
         self._payment(action)
@@ -547,6 +568,7 @@ class PythonMtgEngine:
                  if m[0] == "cast" and m[1] == player and m[2] == card]
         if not moves:
             raise IllegalAction(*self._why_not(state, player, card, land=False))
+        card = moves[0][2]  # the card asked for: the engine's id of it
         effects = self._spell_effects(state, card)
         if (card, "aura") in state.get("printed_subtype", set()):
             # An Aura spell targets what it will enchant (303.4a); python-mtg attaches it on
@@ -554,7 +576,7 @@ class PythonMtgEngine:
             effects = [("attach", "-", "enchant"), *effects]
         self._targeted(moves, action, effects, card)
 
-    def _activate(self, state: dict, player: str, action: dict[str, Any]) -> None:
+    def _activate(self, state: State, player: str, action: dict[str, Any]) -> None:
         from mtg.engine import env
 
         self._payment(action)
@@ -567,6 +589,7 @@ class PythonMtgEngine:
             raise IllegalAction("not_activatable", f"python-mtg does not offer ability {index} "
                                 f"of {card} to {player} now")
         row = moves[0][2]
+        card = row[1]  # the card asked for: the engine's id of it
         effects = [(row[4], str(row[5]), str(row[6]))]
         if row[4] == "equip":
             effects = [("equip", "-", "target_creature_you_control")]
@@ -579,7 +602,7 @@ class PythonMtgEngine:
             raise BadRequest("python-mtg pays automatically: pay_with must be \"auto\" "
                              "(pay.auto)")
 
-    def _targeted(self, moves: list[tuple], action: dict[str, Any],
+    def _targeted(self, moves: list[Move], action: dict[str, Any],
                   effects: list[tuple[str, str, str]], card: str) -> None:
         """Perform the move ``action`` asks for, with its targets: named in the move when the
         engine asks for them, else checked after the move (the engine picks them itself)."""
@@ -626,14 +649,14 @@ class PythonMtgEngine:
                 return
         else:
             after, _ = self._trial(move, [])
-        why = _missed(self._state, after, action["player"], card, targeted, wanted,
+        why = _missed(self._current(), after, action["player"], card, targeted, wanted,
                       self._trial_decision)
         if why is not None:
             raise Unsupported(f"python-mtg picks the target of {card} itself and did not pick "
                               f"{_show(wanted)}: {why}")
         self._move(move)
 
-    def _spell_effects(self, state: dict, card: str) -> list[tuple[str, str, str]]:
+    def _spell_effects(self, state: State, card: str) -> list[tuple[str, str, str]]:
         slug = dict(state.get("instance_of", set())).get(card)
         return [(r[3], str(r[4]), str(r[5])) for r in state.get("card_effect", set())
                 if r[0] == slug]
@@ -641,13 +664,13 @@ class PythonMtgEngine:
     # ---- combat declarations ----
 
     def _current_declaration(self) -> list[Any]:
-        state = self._state
+        state = self._current()
         key = (state.get("_turn", 0), _step(state))
         if self._declaring != key:
             self._declared, self._declaring = [], key
         return self._declared
 
-    def _declare(self, state: dict, step: str, decider: str, action: dict[str, Any]) -> None:
+    def _declare(self, state: State, step: str, decider: str, action: dict[str, Any]) -> None:
         from mtg.engine import env
 
         kind, player = action.get("action"), action.get("player")
@@ -678,8 +701,8 @@ class PythonMtgEngine:
 
     # ---- decisions inside a move ----
 
-    def _decision_actions(self) -> list[dict[str, Any]]:
-        suspended = self._suspended
+    @staticmethod
+    def _decision_actions(suspended: _Suspended) -> list[dict[str, Any]]:
         decision, player = suspended.decision, suspended.player
         if DECISIONS[decision.key] == "discard":
             return [{"action": "discard", "player": player, "card": c} for c in decision.options]
@@ -688,8 +711,7 @@ class PythonMtgEngine:
                     for c in decision.options]
         return [{"action": "choose", "player": player, "choice": c} for c in decision.options]
 
-    def _answer(self, action: dict[str, Any]) -> None:
-        suspended = self._suspended
+    def _answer(self, suspended: _Suspended, action: dict[str, Any]) -> None:
         decision = suspended.decision
         kind = DECISIONS[decision.key]
         if action.get("player") != suspended.player:
@@ -720,10 +742,10 @@ class PythonMtgEngine:
 
     # ---- observation ----
 
-    def _visible(self) -> dict:
-        return self._suspended.decision.state if self._suspended is not None else self._state
+    def _visible(self) -> State:
+        return self._suspended.decision.state if self._suspended is not None else self._current()
 
-    def _note_zones(self, state: dict, initial: bool = False) -> list[dict[str, Any]]:
+    def _note_zones(self, state: State, initial: bool = False) -> list[dict[str, Any]]:
         """Compare every object's zone with the last state seen: a changed zone is a new
         incarnation and a zone_change event. Graveyard arrivals go on top, in the order seen."""
         zones = _zones(state)
@@ -748,7 +770,7 @@ class PythonMtgEngine:
         self._zones = zones
         return events
 
-    def _visible_changed(self, state: dict) -> None:
+    def _visible_changed(self, state: State) -> None:
         self._events.extend(self._note_zones(state))
         self._cache = None
 
@@ -788,26 +810,27 @@ def _deck_entry(entry: Any) -> tuple[str, int, str | None]:
         return entry, 1, None
     if not isinstance(entry, dict) or not isinstance(entry.get("card"), str):
         raise BadRequest(f"a deck entry is a card name or an object with card: {entry!r}")
+    name: str = entry["card"]
     count = entry.get("count", 1)
     if not isinstance(count, int) or count < 1:
         raise BadRequest(f"count must be a positive whole number: {entry!r}")
     handle = entry.get("handle")
     if handle is not None and count != 1:
         raise BadRequest(f"a deck entry with a handle has no count: {entry!r}")
-    return entry["card"], count, handle
+    return name, count, handle
 
 
-def _slug_of(state: dict, obj: str) -> str | None:
+def _slug_of(state: State, obj: str) -> str | None:
     return dict(state.get("instance_of", set())).get(obj)
 
 
-def _instance_of(state: dict, player: str, name: str, taken: set[str]) -> str:
+def _instance_of(state: State, player: str, name: str, taken: set[str]) -> str:
     """An instance of ``name`` in ``player``'s hand or library not named by a handle yet
     (shuffled decks: copies of one card are alike)."""
     from mtg._text import slug
 
     sid = slug(name)
-    owned = sorted(c for rel in ("in_hand", "in_library")
+    owned: list[str] = sorted(c for rel in ("in_hand", "in_library")
                    for (p, c) in state.get(rel, set()) if p == player)
     for obj in owned:
         if obj not in taken and _slug_of(state, obj) == sid:
@@ -815,7 +838,7 @@ def _instance_of(state: dict, player: str, name: str, taken: set[str]) -> str:
     raise BadRequest(f"no {name} in {player}'s deck for a handle")
 
 
-def _stack_deck(state: dict, player: str, deck: list[str]) -> list[str]:
+def _stack_deck(state: State, player: str, deck: list[str]) -> list[str]:
     """Put ``player``'s cards in the deck's order (top first): the first seven in hand, the
     rest the library, top first. Returns the instance at each position."""
     hand_size = len([1 for (p, _c) in state.get("in_hand", set()) if p == player])
@@ -833,15 +856,17 @@ def _stack_deck(state: dict, player: str, deck: list[str]) -> list[str]:
     return ids
 
 
-def _step(state: dict) -> str:
-    return next(iter(state.get("current_step", {("",)})))[0]
+def _step(state: State) -> str:
+    step: str = next(iter(state.get("current_step", {("",)})))[0]
+    return step
 
 
-def _active(state: dict) -> str:
-    return next(iter(state.get("active_player", {("",)})))[0]
+def _active(state: State) -> str:
+    player: str = next(iter(state.get("active_player", {("",)})))[0]
+    return player
 
 
-def _dispatch(state: dict, key: str) -> str:
+def _dispatch(state: State, key: str) -> str:
     """The player python-mtg's policy dispatcher gives a choice to (mtg.engine.game
     ``_policy_dispatch``): the defending player for blocks, the active player otherwise."""
     active = _active(state)
@@ -850,15 +875,15 @@ def _dispatch(state: dict, key: str) -> str:
     return active
 
 
-def _owners(state: dict) -> dict[str, str]:
+def _owners(state: State) -> dict[str, str]:
     return {c: p for (p, c) in state.get("printed_control", set())}
 
 
-def _owner(state: dict, obj: str) -> str | None:
+def _owner(state: State, obj: str) -> str | None:
     return _owners(state).get(obj)
 
 
-def _name(state: dict, obj: str) -> str:
+def _name(state: State, obj: str) -> str:
     from mtg.game import _name_from_slug
 
     if (obj,) in state.get("is_token", set()):
@@ -868,7 +893,7 @@ def _name(state: dict, obj: str) -> str:
     return _name_from_slug(slug) if slug else obj
 
 
-def _zones(state: dict) -> dict[str, str]:
+def _zones(state: State) -> dict[str, str]:
     zones: dict[str, str] = {}
     for (c,) in state.get("on_battlefield", set()):
         zones[c] = "battlefield"
@@ -887,16 +912,16 @@ def _zones(state: dict) -> dict[str, str]:
     return zones
 
 
-def _self_targeted(state: dict, card: str) -> bool:
+def _self_targeted(state: State, card: str) -> bool:
     slug = _slug_of(state, card)
     return any(r[0] == slug and str(r[5]) in SELF_TARGETED for r in state.get("card_effect", set()))
 
 
-def _self_targeted_ability(row: tuple) -> bool:
+def _self_targeted_ability(row: Row) -> bool:
     return row[4] == "equip" or str(row[6]) in SELF_TARGETED
 
 
-def _ability_index(state: dict, row: tuple) -> int | None:
+def _ability_index(state: State, row: Row) -> int | None:
     """The protocol's index of an activated ability: a land's basic land types' mana abilities
     first, then the object's own, in the order of the engine's ability ids."""
     src = row[1]
@@ -910,13 +935,13 @@ def _ability_index(state: dict, row: tuple) -> int | None:
     return basics + own.index(row[0])
 
 
-def _reason(state: dict) -> str | None:
+def _reason(state: State) -> str | None:
     """Why the game ended. python-mtg records only the loser (``_loser``; its narration of the
     reason goes to a stream it discards), so the reason is read off the state: a life total at
     0 or less, ten poison counters, or else an empty library (a draw from it is the only other
     way to lose with the adapter's cards)."""
     loser = state.get("_loser")
-    if _life(state).get(loser, 1) <= 0:
+    if loser is not None and _life(state).get(loser, 1) <= 0:
         return "life"
     if any(p == loser and int(n) >= 10 for (p, n) in state.get("poison", set())):
         return "poison"
@@ -925,11 +950,11 @@ def _reason(state: dict) -> str | None:
     return None
 
 
-def _life(state: dict) -> dict[str, int]:
+def _life(state: State) -> dict[str, int]:
     return {p: int(v) for (p, v) in state.get("life", set())}
 
 
-def _missed(before: dict, after: dict, caster: str, card: str,
+def _missed(before: State, after: State, caster: str, card: str,
             effects: list[tuple[str, str, str]], wanted: list[dict[str, Any]],
             decision: _Decision | None = None) -> str | None:
     """Why the move that ``after`` followed did not do its effect to the targets ``wanted``
@@ -988,7 +1013,27 @@ def _missed(before: dict, after: dict, caster: str, card: str,
     return f"the adapter cannot check the target of {verb}"
 
 
-def _card_view(state: dict, obj: str, engine: PythonMtgEngine, ctx: dict) -> dict[str, Any]:
+class _Objects(TypedDict):
+    """What an observation reads about the objects of one state, gathered once for all."""
+
+    corpus: dict[str, dict[str, Any]]  # the engine's Oracle records by name
+    zone: dict[str, str]
+    owners: dict[str, str]
+    controller: dict[str, str]
+    creatures: set[str]
+    power: dict[str, int]
+    toughness: dict[str, int]
+    types: dict[str, set[str]]
+    subtypes: dict[str, set[str]]
+    supertypes: dict[str, set[str]]
+    colors: dict[str, set[str]]
+    mana_value: dict[str, int]
+    printed_power: dict[str, int]
+    printed_toughness: dict[str, int]
+
+
+def _card_view(state: State, obj: str, engine: PythonMtgEngine, ctx: _Objects
+               ) -> dict[str, Any]:
     record = ctx["corpus"].get(engine._names.get(obj) or _name(state, obj), {})
     types = sorted(ctx["types"].get(obj, ()))
     printed_subtypes = record.get("subtypes") or []
@@ -1023,12 +1068,12 @@ def _card_view(state: dict, obj: str, engine: PythonMtgEngine, ctx: dict) -> dic
     }
 
 
-def _observe(state: dict, engine: PythonMtgEngine) -> dict[str, Any]:
+def _observe(state: State, engine: PythonMtgEngine) -> dict[str, Any]:
     from mtg import driver
     from mtg.engine import env
 
-    def group(rows: Any) -> dict[str, set]:
-        found: dict[str, set] = {}
+    def group(rows: set[Row]) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
         for row in rows:
             found.setdefault(row[0], set()).add(row[1])
         return found
@@ -1036,7 +1081,7 @@ def _observe(state: dict, engine: PythonMtgEngine) -> dict[str, Any]:
     with contextlib.redirect_stdout(io.StringIO()):
         derived = driver.run(state, ["controls", "creature", "power", "eff_toughness"])
     zones = _zones(state)
-    ctx = {
+    ctx: _Objects = {
         "corpus": {},
         "zone": zones,
         "owners": _owners(state),
@@ -1126,7 +1171,7 @@ def _observe(state: dict, engine: PythonMtgEngine) -> dict[str, Any]:
     loser = state.get("_loser")
     winner = env.winner(state) if over else None
     suspended = engine._suspended
-    pending = None
+    pending: dict[str, Any] | None = None
     priority = None
     step = _step(state)
     if not over:
@@ -1162,10 +1207,10 @@ def _observe(state: dict, engine: PythonMtgEngine) -> dict[str, Any]:
     }
 
 
-_CORPUS: dict[str, dict] = {}
+_CORPUS: dict[str, dict[str, Any]] = {}
 
 
-def _corpus_by_name() -> dict[str, dict]:
+def _corpus_by_name() -> dict[str, dict[str, Any]]:
     """The engine's card corpus (MTGJSON Oracle records) by name, loaded once."""
     if not _CORPUS:
         from mtg import _corpus

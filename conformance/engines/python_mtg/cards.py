@@ -15,6 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+_Sortable = TypeVar("_Sortable", bound="SupportsRichComparison")
+
+#: The engine's facts for a card, by relation: rows such as ``("grizzly_bears", 2)``.
+Facts = dict[str, set[tuple[str | int, ...]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +40,7 @@ class Expected:
     # (verb, amount, target) of every translated effect (card_effect rows, ability ids aside)
     effects: frozenset[tuple[str, str, str]] = frozenset()
     mana: str | None = None  # the colour a mana source adds
-    extra: dict[str, object] = field(default_factory=dict)  # other fact rows that must be there
+    extra: dict[str, tuple[str, ...]] = field(default_factory=dict)  # other fact rows there
 
 
 def _f(*items: str) -> frozenset[str]:
@@ -106,14 +115,16 @@ def check(name: str) -> str | None:
     sid = slug(name)
     if _name_from_slug(sid) != name:
         return f"its slug {sid!r} names {_name_from_slug(sid)!r} in the engine"
+    facts: Facts
     facts, dropped = bridge.card_facts(name, "A", f"{sid}_0", sim.load_db(), corpus)
     if dropped:
         return f"the engine dropped {dropped}"
 
-    def values(rel: str, col: int = 1) -> frozenset:
+    def values(rel: str, col: int = 1) -> frozenset[str | int]:
         return frozenset(row[col] for row in facts.get(rel, ()) if row[0] == sid)
 
-    def check_set(what: str, found: frozenset, wanted: frozenset) -> str | None:
+    def check_set(what: str, found: frozenset[_Sortable], wanted: frozenset[_Sortable]
+                  ) -> str | None:
         return None if found == wanted else f"{what} {sorted(found)}, not {sorted(wanted)}"
 
     problems = [
@@ -128,7 +139,7 @@ def check(name: str) -> str | None:
     ]
     power = values("card_power")
     toughness = values("card_toughness")
-    if expected.power is None:
+    if expected.power is None or expected.toughness is None:  # both set or neither
         problems.append(None if not power and not toughness else "a power or toughness")
     else:
         problems.append(check_set("power", power, frozenset({expected.power})))
@@ -149,10 +160,10 @@ def _mana_of(sid: str) -> set[str]:
     return {colour for (_cost, colour, _n) in sim.load_db().get(sid, {}).get("mana_source", ())}
 
 
-_INDEX: dict[int, dict[str, dict]] = {}
+_INDEX: dict[int, dict[str, dict[str, Any]]] = {}
 
 
-def _corpus_index(cards: list[dict]) -> dict[str, dict]:
+def _corpus_index(cards: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     key = id(cards)
     if key not in _INDEX:
         _INDEX.clear()
