@@ -68,7 +68,8 @@ CAPABILITIES: dict[str, str] = {
     "pay.sources": "a cast or activation may name its mana sources (pay_with: [ids])",
     "pay.auto": "a cast or activation may leave the mana sources to the engine "
                 "(pay_with: auto)",
-    "actions.legal": "legal_actions lists every legal action and nothing else",
+    "actions.legal": ("legal_actions lists every legal action and nothing else (save the two "
+                      "documented abbreviations: many targets, blocker orders)"),
     "actions.mana": "mana abilities are activated as actions (activate puts mana in the pool)",
     "actions.concede": "a player may concede",
     "actions.mulligan": "opening-hand decisions are the players' (keep and mulligan)",

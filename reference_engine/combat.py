@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from reference_engine import events as ev
 from reference_engine.actions import Action
 from reference_engine.constants import BATTLEFIELD, other
 from reference_engine.objects import Decision, GameObject, StackItem
@@ -133,7 +134,7 @@ class CombatMixin:
             obj.attacking = True
             if not self.has(obj, "vigilance"):
                 self.tap(obj)
-        self._events.append(("attackers", tuple(o.id for o in declared)))
+        self._events.append(ev.Attackers(tuple(o.id for o in declared)))
         for obj in declared:
             self.fire("attacks", obj)
 
@@ -158,7 +159,7 @@ class CombatMixin:
             self.objects[blocker_id].blocking = attacker_id
             self.objects[attacker_id].blocked = True
         if blocks:
-            self._events.append(("blockers", tuple(blocks.items())))
+            self._events.append(ev.Blockers(tuple(blocks.items())))
         for attacker in attackers:
             if not attacker.blocked:
                 self.fire("unblocked", attacker)
@@ -280,7 +281,7 @@ class CombatMixin:
             self._next_id += 1
             item.assignments = assignments
             self.stack.append(item)
-            self._events.append(("combat_damage_on_stack", item.id))
+            self._events.append(ev.CombatDamageOnStack(item.id))
         else:
             self._deal_combat_damage(assignments)
 

@@ -47,3 +47,6 @@ PLAYER_ZONES = frozenset((LIBRARY, HAND, GRAVEYARD))
 COLORS = ("W", "U", "B", "R", "G")
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
+
+#: the decision of the player who holds priority (any other is a choice such as a mulligan)
+PRIORITY = "priority"

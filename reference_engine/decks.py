@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reference_engine.cardimpl import implementation
+from reference_engine.registry import implementation
 from spec.cardpool import default_pool
 
 FORMATS = {"constructed": 60, "limited": 40}

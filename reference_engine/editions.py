@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import ClassVar
 
+from reference_engine import events as ev
 from reference_engine.actions import Action
 from reference_engine.constants import BATTLEFIELD, HAND, LIBRARY, PHASED_OUT, PLAYERS
 from reference_engine.game import Game
@@ -113,7 +114,7 @@ class Game2004(Game):
             item.zone = PHASED_OUT
             item.phased_with = None if item is obj else obj.id
             zone.append(item)
-            self._events.append(("phase_out", item.id))
+            self._events.append(ev.PhaseOut(item.id))
             if item.token:
                 self._tokens_outside = True  # it ceases to exist (217.8d)
         self.changed()
@@ -131,7 +132,7 @@ class Game2004(Game):
             obj.zone = BATTLEFIELD
             obj.phased_with = None
             self.battlefield.append(obj)
-            self._events.append(("phase_in", obj.id))
+            self._events.append(ev.PhaseIn(obj.id))
         if back:
             self.changed()
 
@@ -220,7 +221,7 @@ class GameModern(Game):
             item.attacking, item.blocking = False, None  # removed from combat (506.4)
             item.phased_out = True
             item.phased_with = None if item is obj else obj.id
-            self._events.append(("phase_out", item.id))
+            self._events.append(ev.PhaseOut(item.id))
         self.changed()
 
     def _phase_in_and_out(self) -> None:
@@ -232,7 +233,7 @@ class GameModern(Game):
         for obj in back:
             obj.phased_out = False
             obj.phased_with = None
-            self._events.append(("phase_in", obj.id))
+            self._events.append(ev.PhaseIn(obj.id))
         if back:
             self.changed()
 

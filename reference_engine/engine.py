@@ -10,12 +10,11 @@ from typing import Any
 
 from reference_engine import __version__
 from reference_engine.actions import Action
-from reference_engine.cardimpl import implementation
-from reference_engine.constants import PHASE_NAMES, PHASE_OF_STEP, STEP_NAMES
 from reference_engine.editions import EDITION_GAMES
 from reference_engine.errors import BadRequestError, UnsupportedError
 from reference_engine.game import Game
 from reference_engine.observation import observe
+from reference_engine.registry import implementation
 from reference_engine.setup import new_game
 from spec.cardpool import default_pool
 
@@ -84,57 +83,10 @@ class ReferenceEngine:
         return observe(self._game(), player)
 
     def events(self) -> list[dict[str, Any]]:
-        return [event_json(e) for e in self._game().take_events()]
+        return [e.to_json() for e in self._game().take_events()]
 
     def close(self) -> None:
         self.game = None
-
-
-def event_json(event: tuple[Any, ...]) -> dict[str, Any]:
-    kind = event[0]
-    if kind == "zone_change":
-        _, old, new, card, source, to, owner, cause = event
-        out = {"type": kind, "object": old, "new_object": new, "card": card, "from": source,
-               "to": to, "owner": owner}
-        if cause is not None:
-            out["cause"] = cause
-        return out
-    if kind == "draw":
-        return {"type": "draw", "player": event[1], "object": event[2]}
-    if kind == "draw_empty":
-        return {"type": "draw_empty", "player": event[1]}
-    if kind == "damage":
-        _, source, target, amount, combat = event
-        where = {"player": target} if isinstance(target, str) else {"object": target}
-        out = {"type": kind, "target": where, "amount": amount, "combat": combat}
-        if source is not None:
-            out["source"] = source
-        return out
-    if kind == "life":
-        return {"type": kind, "player": event[1], "amount": event[2], "cause": event[3]}
-    if kind == "step":
-        _, turn, step = event
-        return {"type": kind, "turn": turn, "phase": PHASE_NAMES[PHASE_OF_STEP[step]],
-                "step": STEP_NAMES[step]}
-    if kind == "turn":
-        return {"type": kind, "turn": event[1], "active": event[2]}
-    if kind == "game_over":
-        _, winners, losers, draw, reason = event
-        return {"type": kind, "winners": list(winners), "losers": list(losers), "draw": draw,
-                "reason": reason}
-    if kind in ("cast", "activate"):
-        return {"type": kind, "player": event[1], "object": event[2], "what": event[3]}
-    if kind in ("resolve", "fizzle", "combat_damage_on_stack"):
-        return {"type": kind, "object": event[1]}
-    if kind == "mana":
-        return {"type": kind, "player": event[1], "mana": list(event[2])}
-    if kind == "shuffle":
-        return {"type": kind, "player": event[1]}
-    if kind == "attackers":
-        return {"type": kind, "attackers": list(event[1])}
-    if kind == "blockers":
-        return {"type": kind, "blocks": [{"blocker": b, "attacker": a} for b, a in event[1]]}
-    return {"type": kind, "data": list(event[1:])}
 
 
 __all__ = ["ReferenceEngine", "UnsupportedError"]

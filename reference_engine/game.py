@@ -21,6 +21,7 @@ import re
 from collections.abc import Generator, Iterator
 from typing import Any, ClassVar
 
+from reference_engine import events as ev
 from reference_engine import mana
 from reference_engine.actions import Action
 from reference_engine.cardimpl import AbilitySpec, CardImpl, TargetSpec
@@ -42,10 +43,10 @@ from reference_engine.constants import (
     HAND,
     LIBRARY,
     MAIN1,
-    MAIN_STEPS,
     OUTSIDE,
     PHASE_OF_STEP,
     PLAYERS,
+    PRIORITY,
     STACK,
     STEP_NAMES,
     UNTAP,
@@ -53,8 +54,8 @@ from reference_engine.constants import (
     ZONE_NAMES,
     other,
 )
-from reference_engine.errors import IllegalActionError
 from reference_engine.layers import LayersMixin
+from reference_engine.legality import Legality
 from reference_engine.objects import (
     Decision,
     Effect,
@@ -66,23 +67,13 @@ from reference_engine.objects import (
 from reference_engine.triggers import TriggersMixin
 from spec.cardpool import CardData
 
-PRIORITY = "priority"
 PERMANENT_TYPES = frozenset(("Artifact", "Creature", "Enchantment", "Land", "Planeswalker"))
-_MANA_SLOT = {m: i for i, m in enumerate(("W", "U", "B", "R", "G", "C"))}
-_COST_CACHE: dict[str | None, mana.Cost] = {}
-_NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
 _BASIC_ONLY = frozenset(("Basic",))
-#: how many targets legal_actions() lists for a spell with "any number of targets"
-LISTED_TARGETS = 2
 #: loop detection starts after this many resolutions with only passes in between, and
 #: declares a draw when one game state has come back this many times, each time round changing
 #: the life and poison totals by the same amounts and bringing no player nearer a loss (102.6)
 LOOP_WATCH = 12
 LOOP_REPEATS = 3
-
-
-def _target_key(target: int | str) -> tuple[int, int | str]:
-    return (1, target) if isinstance(target, str) else (0, target)
 
 
 class _GameOver(Exception):
@@ -104,20 +95,6 @@ class Result:
                 "draw": self.draw, "reason": self.reason}
 
 
-def cost_of(text: str | None) -> mana.Cost:
-    cost = _COST_CACHE.get(text)
-    if cost is None:
-        cost = _COST_CACHE[text] = mana.parse_cost(text)
-    return cost
-
-
-def _production(symbols: tuple[str, ...]) -> mana.Production:
-    made = [0] * 6
-    for symbol in symbols:
-        made[_MANA_SLOT[symbol]] += 1
-    return (made[0], made[1], made[2], made[3], made[4], made[5])
-
-
 def _color_of(production: mana.Production) -> str:
     return ("W", "U", "B", "R", "G", "C")[production.index(1)]
 
@@ -132,7 +109,7 @@ class Shield:
         self.source = source
 
 
-class Game(LayersMixin, TriggersMixin, CombatMixin):
+class Game(Legality, LayersMixin, TriggersMixin, CombatMixin):
     """One two-player game of one edition. Build it with :mod:`reference_engine.setup`."""
 
     edition: ClassVar[str] = ""
@@ -192,7 +169,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self._next_id = 1
         self._timestamp = 0
         self._trigger_key = 0
-        self._events: list[tuple[Any, ...]] = []
+        self._events: list[ev.Event] = []
         self._entry_choices: list[GameObject] = []
         #: what an Aura entering without being cast could enchant as it entered
         self._entry_candidates: dict[int, list[int | str]] = {}
@@ -232,257 +209,6 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     # -- public API ---------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every action a correct engine accepts now, for both players (concede included)."""
-        decision = self.decision
-        if self.result.over or decision is None:
-            return []
-        if decision.kind == PRIORITY:
-            return self._priority_actions(decision.player) + self._concede_actions
-        return list(decision.options or ()) + self._concede_actions
-
-    def _listed_from_pool(self) -> list[Action]:
-        """The legal actions paid from the pool alone (what ``perform`` checks a bare cast or
-        activation against)."""
-        decision = self.decision
-        if self.result.over or decision is None:
-            return []
-        if decision.kind == PRIORITY:
-            return self._pool_actions(decision.player)
-        return list(decision.options or ())
-
-    def perform(self, action: Action) -> None:
-        """Check ``action`` and apply it.
-
-        :raises IllegalActionError: the action is not legal now; nothing has changed.
-        """
-        if self.result.over:
-            raise IllegalActionError("game_over", "the game is over")
-        if action.pay_with is not None:
-            self._perform_paying(action)
-            return
-        action = self._canonical(action)
-        if action.kind == "order_blockers" and self._unlisted_legal(action):
-            # A whole order given at once: play it as one choice per blocker.
-            decision = self.decision
-            assert decision is not None
-            so_far = len((decision.data or {}).get("so_far", ()))
-            for end in range(so_far + 1, len(action.order)):
-                self.apply(action._replace(order=action.order[:end]))
-            return
-        if action.kind != "concede" and action.core() not in set(self._listed_from_pool()) and (
-                not self._unlisted_legal(action)):
-            reason, message = self._why_illegal(action)
-            raise IllegalActionError(reason, message)
-        if action.payment is not None:
-            self._check_payment(action)
-        self.apply(action)
-
-    def _perform_paying(self, action: Action) -> None:
-        """A cast or activation whose cost is paid by activating mana abilities as it is paid
-        (2004 rule 409.1f; modern 601.2g): the named sources, every one of them, or the sources
-        the engine picks ("auto": as few as possible, mana in the pool first). The action is
-        legal if it would be with their mana in the pool; then they are activated and the
-        action performed, and nothing has changed if it is not."""
-        if action.kind not in ("cast", "activate"):
-            raise IllegalActionError("unexpected_payment", f"{action.kind} takes no pay_with")
-        bare = self._canonical(action._replace(pay_with=None))
-        player = self.players[action.player]
-        plan = self._payment_plan(action)
-        real = player.pool
-        if plan is not None:
-            player.pool = list(real)
-            for _, _, production in plan:
-                for slot, amount in enumerate(production):
-                    player.pool[slot] += amount
-        try:
-            legal = bare.core() in set(self._listed_from_pool()) or self._unlisted_legal(bare)
-            reason = None if legal else self._why_illegal(bare)
-        finally:
-            player.pool = real
-        if reason is not None:
-            raise IllegalActionError(*reason)
-        if plan is None:
-            raise IllegalActionError("cannot_pay", "the mana sources cannot pay the cost")
-        if bare.payment is not None:
-            self._check_payment_with(bare, plan)
-        self.apply(bare._replace(pay_with=action.pay_with))
-
-    def _payment_plan(self, action: Action, sources: list[Any] | None = None,
-                      memo: dict[tuple[Any, ...], list[int] | None] | None = None
-                      ) -> list[tuple[GameObject, int, mana.Production]] | None:
-        """The sources to activate, each with the ability and what it adds, or None if they
-        cannot pay (``sources``: the player's, if already known; ``memo``: the plans already
-        made from those sources, by cost). Raises for a named object that is not a mana
-        source of the player."""
-        cost = self._cost_of(action)
-        if cost is None:
-            return []  # the action is illegal anyway: perform() says why
-        if sources is None:
-            sources = self.mana_sources(action.player)
-        if action.pay_with == "auto":
-            chosen = list(sources)
-        else:
-            by_id = {obj.id: (obj, options) for obj, options in sources}
-            chosen = []
-            for ident in action.pay_with or ():
-                if ident not in by_id:
-                    raise IllegalActionError(
-                        "not_a_mana_source", f"object {ident} is not a mana source that "
-                        f"player {action.player} can activate now")
-                chosen.append(by_id[ident])
-        if action.kind == "activate" and any(obj.id == action.card for obj, _ in chosen):
-            spec = self._ability_spec(action)
-            if spec is not None and spec.tap and action.pay_with != "auto":
-                raise IllegalActionError("already_tapped", "a source tapped for mana cannot "
-                                         "also pay the {T} of the ability")
-            if spec is not None and spec.tap:
-                chosen = [c for c in chosen if c[0].id != action.card]
-        # The same sources pay for many listed actions (one per target): their plan is the
-        # same for the same cost and the same sources left.
-        key = (cost, action.x, len(chosen), action.card if len(chosen) < len(sources) else None)
-        if memo is not None and action.pay_with == "auto" and key in memo:
-            picks = memo[key]
-        else:
-            picks = mana.plan_sources(self.players[action.player].pool,
-                                      [[p for _, _, p in options] for _, options in chosen],
-                                      cost, action.x or 0, use_all=action.pay_with != "auto")
-            if memo is not None and action.pay_with == "auto":
-                memo[key] = picks
-        if picks is None:
-            return None
-        return [(obj, options[pick][0], options[pick][2])
-                for (obj, options), pick in zip(chosen, picks, strict=True) if pick >= 0]
-
-    def _cost_of(self, action: Action) -> mana.Cost | None:
-        obj = self.objects.get(action.card) if action.card is not None else None
-        if obj is None:
-            return None
-        if action.kind == "cast":
-            return self.spell_cost(obj, len(action.targets), action.kicked)
-        spec = self._ability_spec(action)
-        if spec is None:
-            return None
-        return spec.cost or _NO_COST
-
-    def _ability_spec(self, action: Action) -> AbilitySpec | None:
-        obj = self.objects.get(action.card) if action.card is not None else None
-        if obj is None or obj.zone != BATTLEFIELD:
-            return None
-        abilities = self.abilities(obj)
-        index = action.ability or 0
-        return abilities[index] if 0 <= index < len(abilities) else None
-
-    def mana_sources(self, name: str
-                     ) -> list[tuple[GameObject, list[tuple[int, str | None, mana.Production]]]]:
-        """The player's permanents with a mana ability they can activate now whose only cost
-        is {T}, each with its options: (ability index, colour chosen or None, mana added)."""
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        found = []
-        if self._tables_version != self.version:
-            self._build_tables()
-        for obj, specs in self._mana_tables[name]:
-            if obj.tapped:
-                continue
-            options: list[tuple[int, str | None, mana.Production]] = []
-            for index, spec in specs:
-                if not self.can_use_ability(obj, spec, sorcery_ok):
-                    continue
-                if spec.any_color:
-                    options.extend((index, c, _production((c,))) for c in COLORS)
-                else:
-                    options.append((index, None, _production(spec.produces or ())))
-            if options:
-                found.append((obj, options))
-        return found
-
-    def _ability_table(self, name: str) -> list[tuple[GameObject, int, AbilitySpec, bool]]:
-        """The activated abilities of the permanents ``name`` controls, in battlefield then
-        protocol order, each with whether its mana cost is free."""
-        if self._tables_version != self.version:
-            self._build_tables()
-        return self._ability_tables[name]
-
-    def _build_tables(self) -> None:
-        # Which permanents are there, who controls them, whether they are phased out and what
-        # abilities they have all change only with the state version: scanning the board for
-        # them once per version, not on every priority, is most of what listing actions costs.
-        version = self.version
-        abilities: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {
-            name: [] for name in PLAYERS}
-        sources: dict[str, list[tuple[GameObject, list[tuple[int, AbilitySpec]]]]] = {
-            name: [] for name in PLAYERS}
-        for obj in self.battlefield:
-            if obj.phased_out:
-                continue
-            mine = abilities[obj.controller]
-            makes: list[tuple[int, AbilitySpec]] = []
-            for index, spec in enumerate(self.abilities(obj)):
-                free = spec.cost is None or spec.cost.is_free
-                mine.append((obj, index, spec, free))
-                if (spec.produces is not None or spec.any_color) and spec.tap and free and (
-                        not spec.sacrifice):
-                    makes.append((index, spec))
-            if makes:
-                sources[obj.controller].append((obj, makes))
-        self._ability_tables = abilities
-        self._mana_tables = sources
-        self._tables_version = version
-
-    def _check_payment_with(self, action: Action,
-                            plan: list[tuple[GameObject, int, mana.Production]]) -> None:
-        pool = list(self.players[action.player].pool)
-        for _, _, production in plan:
-            for slot, amount in enumerate(production):
-                pool[slot] += amount
-        cost = self._cost_of(action) or _NO_COST
-        try:
-            mana.check_payment(pool, cost, action.x or 0, dict(action.payment or ()))
-        except ValueError as exc:
-            raise IllegalActionError("bad_payment", str(exc)) from None
-
-    def _canonical(self, action: Action) -> Action:
-        """"Any number of targets" is a set: list it in the canonical order (objects by id,
-        then players), as :meth:`legal_actions` does."""
-        if action.kind == "cast" and len(action.targets) > 1:
-            obj = self.objects.get(action.card) if action.card is not None else None
-            if obj is not None and obj.impl.spell is not None and obj.impl.spell.max_targets:
-                return action._replace(targets=tuple(sorted(action.targets, key=_target_key)))
-        return action
-
-    def _unlisted_legal(self, action: Action) -> bool:
-        """Legal actions that legal_actions() abbreviates: a whole blocker order (listed one
-        blocker at a time), and a cast with more targets than it lists for "any number of
-        targets" (legal if the spell with its first target alone is listed and every target
-        is a distinct legal candidate that the mana pool can pay for)."""
-        decision = self.decision
-        if action.kind == "order_blockers" and decision is not None and (
-                decision.kind == "order_blockers" and decision.player == action.player):
-            data = decision.data or {}
-            so_far = tuple(data.get("so_far", ()))
-            listed = {o.order[-1] for o in decision.options or ()}
-            rest = action.order[len(so_far):]
-            return (action.attacker == data.get("attacker") and action.order[:len(so_far)]
-                    == so_far and sorted(rest) == sorted(listed))
-        if action.kind != "cast" or len(action.targets) <= LISTED_TARGETS:
-            return False
-        obj = self.objects.get(action.card) if action.card is not None else None
-        spell = obj.impl.spell if obj is not None else None
-        if obj is None or spell is None or not spell.max_targets:
-            return False
-        if len(set(action.targets)) != len(action.targets) or (
-                len(action.targets) > spell.max_targets):
-            return False
-        listed = set(self._listed_from_pool())
-        first = action.core()._replace(targets=action.targets[:1], x=0 if action.x is not None
-                                        else None)
-        if first not in listed:
-            return False
-        candidates = set(self.target_candidates(spell.targets[0], action.player))
-        cost = self.spell_cost(obj, len(action.targets), action.kicked)
-        return set(action.targets) <= candidates and mana.can_pay(
-            self.players[action.player].pool, cost, action.x or 0)
-
     def apply(self, action: Action) -> None:
         """Apply a legal action without checking it.
 
@@ -511,23 +237,24 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         except StopIteration:
             self.decision = None
 
-    def peek_events(self) -> list[tuple[Any, ...]]:
+    def peek_events(self) -> list[ev.Event]:
         """The events not yet taken, left in place."""
         return list(self._events)
 
-    def take_events(self) -> list[tuple[Any, ...]]:
+    def take_events(self) -> list[ev.Event]:
         events, self._events = self._events, []
         return events
 
     # -- objects ------------------------------------------------------------------------------
 
     def new_object(self, card: CardData, impl: CardImpl, owner: str, zone: int) -> GameObject:
-        obj = GameObject(self._next_id, card, impl, owner, zone, self._tick())
+        obj = GameObject(self._next_id, card, impl, owner, zone, self.next_timestamp())
         self._next_id += 1
         self.objects[obj.id] = obj
         return obj
 
-    def _tick(self) -> int:
+    def next_timestamp(self) -> int:
+        """A new timestamp, later than every one given before."""
         self._timestamp += 1
         return self._timestamp
 
@@ -650,8 +377,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                     self._hide_revealed_top(obj.owner, "covered")
                 destination.append(new)
         self.changed()
-        self._events.append(("zone_change", obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
-                             ZONE_NAMES[to], obj.owner, cause))
+        self._events.append(ev.ZoneChange(obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
+                                          ZONE_NAMES[to], obj.owner, cause))
         if obj.zone == BATTLEFIELD:
             self.fire("dies" if to == GRAVEYARD else "leaves", new, old=obj, to=to)
         if to == BATTLEFIELD:
@@ -692,7 +419,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if self._arrivals is not None:
             yield  # already inside one event
             return
-        self._arrivals = [self._tick()]
+        self._arrivals = [self.next_timestamp()]
         try:
             yield
         finally:
@@ -715,7 +442,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         one by one here: what replaces a move to a graveyard is decided once, as it begins
         (modern 614.1a, ``moving_together()``)."""
         with self.moving_together():
-            for name in self._turn_order_from_active():
+            for name in self.apnap_order():
                 mine = [o for o in objs if o.owner == name and o.id in self.objects]
                 while mine:
                     if ordered and len({o.card.name for o in mine}) > 1:
@@ -741,7 +468,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         library = self.players[name].library
         revealed = library[-1] if library and self._top_revealed(name) else None
         self.rng.shuffle(library)
-        self._events.append(("shuffle", name))
+        self._events.append(ev.Shuffle(name))
         if revealed is not None:
             # The revealed top card was hidden, if only for a moment: even if it is on top
             # again, it is a new object (modern 401.6).
@@ -767,8 +494,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         del self.objects[obj.id]
         obj.successor = new
         self.changed()
-        self._events.append(("new_object", obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
-                             cause))
+        self._events.append(ev.NewObject(obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
+                                         cause))
         return new
 
     # -- game actions used by effects ---------------------------------------------------------
@@ -779,10 +506,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             if not player.library:
                 # Drawing from an empty library loses at the next check (2004 rule 102.2).
                 player.drew_from_empty = True
-                self._events.append(("draw_empty", name))
+                self._events.append(ev.DrawEmpty(name))
                 continue
             new = self.move(player.library[-1], HAND, cause="draw")
-            self._events.append(("draw", name, new.id if new else None))
+            self._events.append(ev.Draw(name, new.id if new else None))
 
     def deal_damage(self, source: GameObject | None, target: int | str, amount: int,
                     *, combat: bool = False) -> None:
@@ -794,19 +521,19 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             for shield in self.shields:
                 if shield.player == target and shield.source == source_id:
                     self.shields.remove(shield)
-                    self._events.append(("prevent", source_id, target, amount))
+                    self._events.append(ev.Prevent(source_id, target, amount))
                     return
-            self._events.append(("damage", source_id, target, amount, combat))
+            self._events.append(ev.Damage(source_id, target, amount, combat))
             if source is not None and self._has_infect(source):
                 self.players[target].poison += amount
-                self._events.append(("poison", target, amount))
+                self._events.append(ev.Poison(target, amount))
             else:
                 self.lose_life(target, amount, "damage")
             return
         obj = self.objects.get(target)
         if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
             return
-        self._events.append(("damage", source_id, target, amount, combat))
+        self._events.append(ev.Damage(source_id, target, amount, combat))
         chars = self.chars(obj)
         if "Planeswalker" in chars.types and "Creature" not in chars.types:
             self.remove_counters(obj, "loyalty", amount)
@@ -821,17 +548,17 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def lose_life(self, name: str, amount: int, cause: str) -> None:
         self.players[name].life -= amount
-        self._events.append(("life", name, -amount, cause))
+        self._events.append(ev.Life(name, -amount, cause))
 
     def gain_life(self, name: str, amount: int) -> None:
         self.players[name].life += amount
-        self._events.append(("life", name, amount, "gain"))
+        self._events.append(ev.Life(name, amount, "gain"))
 
     def add_counters(self, obj: GameObject, kind: str, amount: int) -> None:
         if amount > 0:
             obj.counters[kind] = obj.counters.get(kind, 0) + amount
             self.changed()
-            self._events.append(("counters", obj.id, kind, amount))
+            self._events.append(ev.Counters(obj.id, kind, amount))
 
     def remove_counters(self, obj: GameObject, kind: str, amount: int) -> None:
         have = obj.counters.get(kind, 0)
@@ -842,7 +569,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             else:
                 obj.counters[kind] = have - taken
             self.changed()
-            self._events.append(("counters", obj.id, kind, -taken))
+            self._events.append(ev.Counters(obj.id, kind, -taken))
 
     def destroy(self, target: int, *, regenerate: bool = True) -> None:
         obj = self.objects.get(target)
@@ -867,7 +594,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         obj.attacking = False
         obj.blocking = None
         self.tap(obj)
-        self._events.append(("regenerate", obj.id))
+        self._events.append(ev.Regenerate(obj.id))
         return True
 
     def sacrifice(self, obj: GameObject) -> None:
@@ -886,7 +613,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self.stack.remove(item)
         if item.obj is not None:
             self.move(item.obj, GRAVEYARD, cause="countered")
-        self._events.append(("countered", target))
+        self._events.append(ev.Countered(target))
 
     def pump_until_end_of_turn(self, target: int, power: int, toughness: int) -> None:
         def modify(chars: Any) -> None:
@@ -894,13 +621,13 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 chars.power += power
                 chars.toughness = (chars.toughness or 0) + toughness
 
-        self.add_effect(Effect(7.3, self._tick(), None, modify, "turn", target=target))
+        self.add_effect(Effect(7.3, self.next_timestamp(), None, modify, "turn", target=target))
 
     def add_mana(self, name: str, produces: tuple[str, ...]) -> None:
         pool = self.players[name].pool
         for symbol in produces:
-            pool[_MANA_SLOT[symbol]] += 1
-        self._events.append(("mana", name, produces))
+            pool[mana.SLOT[symbol]] += 1
+        self._events.append(ev.Mana(name, produces))
 
     def discard(self, name: str, count: int) -> Iterator[Decision]:
         """The player discards ``count`` cards of their choice, one decision per card."""
@@ -940,7 +667,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         token.controlled_since = self.turn
         self.battlefield.append(token)
         self.changed()
-        self._events.append(("token", token.id, card.name, receiver))
+        self._events.append(ev.Token(token.id, card.name, receiver))
         self.fire("etb", token)
         return token
 
@@ -951,14 +678,14 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         spec = aura.impl.enchant
         if spec is None:
             return []
-        return [t for t in self.target_candidates(spec, controller, targeting=False)
+        return [t for t in self.target_candidates(spec, controller)
                 if t != aura.id]
 
     def attach(self, obj: GameObject, target: int | str) -> None:
         obj.attached_to = target
-        obj.timestamp = self._tick()  # an attachment gets a new timestamp
+        obj.timestamp = self.next_timestamp()  # an attachment gets a new timestamp
         self.changed()
-        self._events.append(("attach", obj.id, target))
+        self._events.append(ev.Attach(obj.id, target))
 
     # -- more game actions for card effects --------------------------------------------------
 
@@ -985,16 +712,16 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 chars.toughness = (chars.toughness or 0) + toughness
 
         layer = 7.3 if (power or toughness) else 6
-        self.add_effect(Effect(layer, self._tick(), None, modify, duration, target=target))
+        self.add_effect(Effect(layer, self.next_timestamp(), None, modify, duration, target=target))
 
     def extra_turns_for(self, name: str, count: int) -> None:
         for _ in range(count):
             self.extra_turns.append(name)
-        self._events.append(("extra_turns", name, count))
+        self._events.append(ev.ExtraTurns(name, count))
 
     def shield_from(self, player: str, source: int) -> None:
         self.shields.append(Shield(player, source))
-        self._events.append(("shield", player, source))
+        self._events.append(ev.Shield(player, source))
 
     def ante_object(self, obj: GameObject) -> GameObject | None:
         """Move an object to the ante zone; only its owner may do so (217.9d, 407.4), and
@@ -1010,7 +737,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         emblem = self.new_object(card, impl, owner, COMMAND)
         self.zones_extra["command"].append(emblem)
         self.changed()
-        self._events.append(("emblem", emblem.id, card.name, owner))
+        self._events.append(ev.Emblem(emblem.id, card.name, owner))
         return emblem
 
     def cards_outside_the_game(self, name: str) -> list[GameObject]:
@@ -1023,37 +750,31 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     # -- targets ------------------------------------------------------------------------------
 
-    def target_candidates(self, spec: TargetSpec, controller: str, *, targeting: bool = True
-                          ) -> list[int | str]:
-        kind = spec.kind
+    def target_candidates(self, spec: TargetSpec, controller: str) -> list[int | str]:
+        """The legal targets for ``spec`` chosen by ``controller``: what a target of its kind
+        could be, filtered by :meth:`target_legal`, the one check of a target."""
+        legal = self.target_legal
+        return [t for t in self._target_universe(spec.kind) if legal(spec, controller, t)]
+
+    def _target_universe(self, kind: str) -> list[int | str]:
+        """Every player, spell and object a target of ``kind`` could name (a superset of the
+        legal ones), in the order the legal actions list them."""
         found: list[int | str]
         if kind == "player":
-            found = list(PLAYERS)
-        elif kind == "spell":
+            return list(PLAYERS)
+        if kind in ("spell", "spell_or_permanent"):
             found = [item.id for item in self.stack if item.kind == "spell"]
-        elif kind == "spell_or_permanent":
-            found = [item.id for item in self.stack if item.kind == "spell"]
-            found += [o.id for o in self.live()]
+            if kind == "spell":
+                return found
         elif kind == "card_in_graveyard":
-            found = [o.id for name in PLAYERS for o in self.players[name].graveyard]
+            return [o.id for name in PLAYERS for o in self.players[name].graveyard]
         elif kind == "card_in_exile":
-            found = [o.id for o in self.exile]
+            return [o.id for o in self.exile]
         else:
-            chars = self.chars
-            live = self.live()
-            if kind == "permanent":
-                found = [o.id for o in live]
-            elif kind == "land":
-                found = [o.id for o in live if "Land" in chars(o).types]
-            elif kind == "creature_or_player" and self.planeswalkers:
-                found = [o.id for o in live
-                         if {"Creature", "Planeswalker"} & chars(o).types]
-            else:
-                found = [o.id for o in live if "Creature" in chars(o).types]
-            if kind == "creature_or_player":
-                found.extend(PLAYERS)
-        if spec.allows is not None:
-            found = [t for t in found if spec.allows(self, controller, self._target_value(t))]
+            found = []
+        found += [o.id for o in self.battlefield if not o.phased_out]
+        if kind == "creature_or_player":
+            found.extend(PLAYERS)
         return found
 
     def _target_value(self, target: int | str) -> Any:
@@ -1070,10 +791,10 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         if isinstance(target, str):
             return spec.kind in ("player", "creature_or_player") and (
                 spec.allows is None or spec.allows(self, controller, target))
-        value = self._target_value(target)
-        if value is None:
-            return False
         kind = spec.kind
+        value = self._target_value(target)
+        if value is None or kind == "player":
+            return False
         if kind == "spell_or_permanent":
             kind = "spell" if isinstance(value, StackItem) else "permanent"
         if kind == "spell":
@@ -1145,7 +866,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
     def _turn_order(self) -> tuple[str, str]:
         return self.first_player, other(self.first_player)
 
-    def _turn_order_from_active(self) -> tuple[str, str]:
+    def apnap_order(self) -> tuple[str, str]:
+        """The players in turn order from the active player (APNAP order)."""
         return self.active, other(self.active)
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
@@ -1166,7 +888,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         self.players[active].last_turn = self.turn
         for player in self.players.values():
             player.lands_played = 0
-        self._events.append(("turn", self.turn, active, extra))
+        self._events.append(ev.Turn(self.turn, active))
 
     def _next_step(self, step: int) -> int:
         nxt = step + 1
@@ -1195,7 +917,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self._end_combat()
 
     def _empty_pools(self, *, burn: bool) -> None:
-        for name in self._turn_order_from_active():
+        for name in self.apnap_order():
             player = self.players[name]
             unused = sum(player.pool)
             if unused:
@@ -1212,7 +934,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
 
     def _run_step(self, step: int, turn_based: bool) -> Generator[Decision, Action, None]:
         self.step = step
-        self._events.append(("step", self.turn, step))
+        self._events.append(ev.Step(self.turn, step))
         if step == CLEANUP:
             yield from self._cleanup()
             return
@@ -1455,7 +1177,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         for obj in unattach:
             obj.attached_to = None
             self.changed()
-            self._events.append(("unattach", obj.id))
+            self._events.append(ev.Unattach(obj.id))
         for obj in counters:
             both = min(obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0))
             self.remove_counters(obj, "+1/+1", both)
@@ -1531,7 +1253,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 continue
             self.players[name].life = 20  # the starting life total
             self.players[name].drew_from_empty = False
-            self._events.append(("loss_replaced", name, savior.id))
+            self._events.append(ev.LossReplaced(name, savior.id))
             conflict = savior in destroyed or savior in to_graveyard
             where = "exile"
             if conflict:
@@ -1602,7 +1324,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             zone.remove(obj)
         self.objects.pop(obj.id, None)
         self.changed()
-        self._events.append(("cease_to_exist", obj.id, obj.card.name))
+        self._events.append(ev.CeaseToExist(obj.id, obj.card.name))
 
     def _end_game(self, losers: list[str], reason: str) -> None:
         result = self.result
@@ -1613,8 +1335,8 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         result.reason = reason
         self.priority = None
         self._game_over_effects()
-        self._events.append(("game_over", tuple(result.winners), tuple(result.losers),
-                             result.draw, reason))
+        self._events.append(ev.GameOver(tuple(result.winners), tuple(result.losers),
+                                        result.draw, reason))
         raise _GameOver
 
     def _game_over_effects(self) -> None:
@@ -1673,30 +1395,6 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
         for slot in range(6):
             pool[slot] -= spend[slot]
 
-    def spell_cost(self, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
-        impl = obj.impl
-        permission = self.permissions.get(obj.id)
-        if permission is not None and permission.cost is not None:
-            # A granted flashback: its cost instead of the mana cost. (Think Twice given one by
-            # Snapcaster Mage has two; the engine takes the granted one, never dearer.)
-            cost = permission.cost
-        elif obj.zone == GRAVEYARD and impl.flashback is not None:
-            cost = impl.flashback
-        else:
-            cost = cost_of(obj.card.cost)
-        if permission is not None and permission.extra:
-            # "Each spell cast this way costs {1} more": the effect that let the card be cast
-            # refers to the spell it becomes (modern 400.7h).
-            cost = cost.plus_generic(permission.extra)
-        spell = impl.spell
-        if spell is not None and spell.extra_target_cost and targets > 1:
-            cost = cost.plus_generic(spell.extra_target_cost * (targets - 1))
-        if kicked and impl.kicker is not None:
-            cost = mana.Cost(tuple(a + b for a, b in zip(cost.colored, impl.kicker.colored,
-                                                          strict=True)),
-                             cost.generic + impl.kicker.generic, cost.x)
-        return cost
-
     def _cast(self, action: Action) -> Generator[Decision, Action, None]:
         obj = self.objects[action.card]
         from_graveyard = obj.zone == GRAVEYARD
@@ -1710,7 +1408,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                           "flashback": from_graveyard}
         card._chars_version = -1  # its mana value on the stack counts X now
         self.stack.append(item)
-        self._events.append(("cast", action.player, card.id, card.card.name))
+        self._events.append(ev.Cast(action.player, card.id, card.card.name))
         yield from ()
 
     def _activate(self, action: Action, *, color: str | None = None
@@ -1755,7 +1453,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                          targets=action.targets, x=action.x)
         self._next_id += 1
         self.stack.append(item)
-        self._events.append(("activate", action.player, source.id, spec.text))
+        self._events.append(ev.Activate(action.player, source.id, spec.text))
 
     def _granting_equipment(self, creature: GameObject, spec: AbilitySpec
                             ) -> GameObject | None:
@@ -1780,7 +1478,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
             self.stack.remove(item)
             if item.obj is not None:
                 self.move(item.obj, GRAVEYARD, cause="countered_on_resolution")
-            self._events.append(("fizzle", item.id))
+            self._events.append(ev.Fizzle(item.id))
             return
         if item.kind == "spell":
             obj = item.obj
@@ -1790,7 +1488,7 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 attach = item.targets[0] if obj.impl.enchant is not None else None
                 self.move(obj, BATTLEFIELD, controller=item.controller, cause="resolve",
                           attach=attach)
-                self._events.append(("resolve", item.id))
+                self._events.append(ev.Resolve(item.id))
                 return
             spell = obj.impl.spell
             yield from self._run_effect(spell.effect if spell is not None else None, item)
@@ -1802,17 +1500,17 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                     spec.condition(self, item.source, item.data.get("event"))):
                 # An intervening "if" that no longer holds: the ability does nothing (603.4).
                 self.stack.remove(item)
-                self._events.append(("resolve", item.id))
+                self._events.append(ev.Resolve(item.id))
                 return
             if spec is not None and getattr(spec, "optional", False):
                 yes = yield from self.choose(item.controller, "may", [True, False],
                                              {"card": item.source_card, "text": spec.text})
                 if not yes:
                     self.stack.remove(item)
-                    self._events.append(("resolve", item.id))
+                    self._events.append(ev.Resolve(item.id))
                     return
             yield from self._run_effect(spec.effect if spec is not None else None, item)
-        self._events.append(("resolve", item.id))
+        self._events.append(ev.Resolve(item.id))
 
     def _run_effect(self, effect: Any, item: StackItem) -> Generator[Decision, Action, None]:
         """Carry out a resolving item's effect (with any decisions it asks for), then take the
@@ -1823,298 +1521,6 @@ class Game(LayersMixin, TriggersMixin, CombatMixin):
                 yield from outcome
         if item in self.stack:
             self.stack.remove(item)
-
-    # -- legal actions ------------------------------------------------------------------------
-
-    def can_play_land(self, name: str) -> bool:
-        rules = self.player_rules(name)
-        # "Can't" beats "can" (103.2): a prohibition wins over extra land plays.
-        return not rules["cant_play_lands"] and (
-            self.players[name].lands_played < rules["land_plays"])
-
-    def castable_zones(self, name: str) -> list[GameObject]:
-        """Cards the player may cast or play from outside the hand: flashback cards in the
-        graveyard, the top card of the library with Future Sight, cards an effect lets them
-        play (a granted flashback, a card exiled that they may play)."""
-        player = self.players[name]
-        extra = [o for o in player.graveyard if o.impl.flashback is not None]
-        if player.library and self.player_rules(name)["play_top_card"]:
-            extra.append(player.library[-1])
-        if self.permissions:
-            for oid, permission in self.permissions.items():
-                obj = self.objects.get(oid)
-                if obj is not None and permission.player == name and obj not in extra:
-                    extra.append(obj)
-        return extra
-
-    def _priority_actions(self, name: str) -> list[Action]:
-        """What the player with priority may do: the actions the pool pays for, then the casts
-        and activations that mana abilities would pay for, with ``pay_with: "auto"``."""
-        actions = self._pool_actions(name)
-        if not self._mana_wanted:
-            return actions
-        sources = self.mana_sources(name)
-        if not sources:
-            return actions
-        player = self.players[name]
-        real = player.pool
-        # Every source adding every mana it can: a superset, checked one by one below.
-        player.pool = list(real)
-        for _, options in sources:
-            for slot in {slot for _, _, made in options for slot in range(6) if made[slot]}:
-                player.pool[slot] += max(made[slot] for _, _, made in options)
-        try:
-            candidates = self._pool_actions(name, costly=True)
-        finally:
-            player.pool = real
-        listed = set(actions)
-        memo: dict[tuple[Any, ...], list[int] | None] = {}
-        for action in candidates:
-            if action not in listed:
-                paid = action._replace(pay_with="auto")
-                if self._payment_plan(paid, sources, memo):
-                    actions.append(paid)
-        return actions
-
-    def _pool_actions(self, name: str, *, costly: bool = False) -> list[Action]:
-        """The player's priority actions that the pool pays for; ``costly``: only the casts and
-        activations that cost mana (those a mana ability could make payable)."""
-        player = self.players[name]
-        actions = [] if costly else [self._pass_action[name]]
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        chars = self.chars
-        cards = player.hand
-        extra = self.castable_zones(name) if (
-            player.graveyard or player.library or self.permissions) else ()
-        if extra:
-            cards = cards + extra
-        if sorcery_ok and not costly and self.can_play_land(name):
-            actions.extend(Action("play_land", name, card=o.id) for o in cards
-                           if "Land" in chars(o).types and o.zone != GRAVEYARD)
-        wanted = False  # a spell castable now, or an ability with a mana cost
-        version = self.version
-        for obj in cards:
-            types = (obj._chars if obj._chars_version == version else chars(obj)).types
-            if "Land" in types:
-                continue
-            if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):
-                continue
-            wanted = True
-            self._spell_actions(actions, player, obj)
-        for obj, index, spec, free in self._ability_table(name):
-            if free:
-                if costly:
-                    continue
-            else:
-                wanted = True
-            if spec.tap and obj.tapped:
-                continue  # can_use_ability() says no first thing: most lands, most of the time
-            self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
-        if not costly:
-            # Whether mana abilities could pay for more: read by _priority_actions.
-            self._mana_wanted = wanted
-        return actions
-
-    def _spell_actions(self, actions: list[Action], player: Player, obj: GameObject) -> None:
-        impl = obj.impl
-        spell = impl.spell
-        pool = player.pool
-        name = player.name
-        kicks = (False, True) if impl.kicker is not None else (False,)
-        for kicked in kicks:
-            base = self.spell_cost(obj, 1, kicked)
-            if mana.max_x(pool, base) < 0:
-                return
-            if impl.enchant is not None:
-                for target in self.target_candidates(impl.enchant, name):
-                    if target != obj.id:
-                        actions.append(Action("cast", name, card=obj.id, targets=(target,),
-                                              kicked=kicked))
-                continue
-            if spell is None or not spell.targets:
-                for x in self._x_values(pool, base):
-                    actions.append(Action("cast", name, card=obj.id, x=x, kicked=kicked))
-                continue
-            if spell.max_targets:
-                candidates = sorted(self.target_candidates(spell.targets[0], name),
-                                    key=_target_key)
-                # "Any number of targets" has exponentially many choices: the list shows
-                # those with up to LISTED_TARGETS targets; perform() accepts any number.
-                most = min(spell.max_targets, len(candidates), LISTED_TARGETS)
-                for count in range(1, most + 1):
-                    cost = self.spell_cost(obj, count, kicked)
-                    if mana.max_x(pool, cost) < 0:
-                        break
-                    xs = self._x_values(pool, cost)
-                    for combo in itertools.combinations(candidates, count):
-                        for x in xs:
-                            actions.append(Action("cast", name, card=obj.id, targets=combo,
-                                                  x=x, kicked=kicked))
-                continue
-            pools = [self.target_candidates(spec, name) for spec in spell.targets]
-            xs = self._x_values(pool, base)
-            for combo in itertools.product(*pools):
-                if len(set(combo)) != len(combo):
-                    continue
-                for x in xs:
-                    actions.append(Action("cast", name, card=obj.id, targets=combo, x=x,
-                                          kicked=kicked))
-
-    @staticmethod
-    def _x_values(pool: list[int], cost: mana.Cost) -> list[int | None]:
-        if not cost.x:
-            return [None]
-        return list(range(mana.max_x(pool, cost) + 1))
-
-    def can_use_ability(self, obj: GameObject, spec: AbilitySpec, sorcery_ok: bool) -> bool:
-        if spec.tap and (obj.tapped or (self.is_sick(obj) and "Creature" in self.chars(obj).types
-                                        and not self.has(obj, "haste"))):
-            return False
-        if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
-            return False
-        if spec.during_combat and PHASE_OF_STEP[self.step] != COMBAT:
-            return False
-        if spec.loyalty is not None:
-            if obj.loyalty_used == self.turn:
-                return False  # one loyalty ability per planeswalker per turn
-            if spec.loyalty < 0 and obj.counters.get("loyalty", 0) < -spec.loyalty:
-                return False
-        if spec.remove_counter is not None and not obj.counters.get(spec.remove_counter):
-            return False
-        if spec.unattach and self._granting_equipment(obj, spec) is None:
-            return False
-        return spec.cost is None or mana.max_x(self.players[obj.controller].pool, spec.cost) >= 0
-
-    def _ability_actions(self, actions: list[Action], player: Player, obj: GameObject,
-                         index: int, spec: AbilitySpec, sorcery_ok: bool) -> None:
-        if not self.can_use_ability(obj, spec, sorcery_ok):
-            return
-        name = player.name
-        if not spec.targets:
-            cost = spec.cost
-            for x in self._x_values(player.pool, cost) if cost else [None]:
-                actions.append(Action("activate", name, card=obj.id, ability=index, x=x))
-            return
-        pools = [self.target_candidates(t, name) for t in spec.targets]
-        for combo in itertools.product(*pools):
-            if len(set(combo)) == len(combo) and (not spec.equip or combo[0] != obj.id):
-                actions.append(Action("activate", name, card=obj.id, ability=index,
-                                      targets=combo))
-
-    # -- diagnosing an illegal action ---------------------------------------------------------
-
-    def _check_payment(self, action: Action) -> None:
-        player = self.players[action.player]
-        if action.kind == "cast":
-            cost = self.spell_cost(self.objects[action.card], len(action.targets),
-                                   action.kicked)
-        elif action.kind == "activate":
-            spec = self.abilities(self.objects[action.card])[action.ability or 0]
-            cost = spec.cost or _NO_COST
-        else:
-            raise IllegalActionError("unexpected_payment", f"{action.kind} takes no payment")
-        try:
-            mana.check_payment(player.pool, cost, action.x or 0, dict(action.payment or ()))
-        except ValueError as exc:
-            raise IllegalActionError("bad_payment", str(exc)) from None
-
-    def _why_illegal(self, action: Action) -> tuple[str, str]:
-        decision = self.decision
-        if decision is None:
-            return "no_decision", "the game is not waiting for any action"
-        if decision.kind != PRIORITY:
-            if action.player != decision.player:
-                return ("not_your_decision",
-                        f"the game waits for player {decision.player} to {decision.kind}")
-            return ("not_an_option",
-                    f"{action.kind} is not one of the options of the {decision.kind} decision")
-        if action.player != decision.player:
-            return "not_your_priority", f"player {decision.player} has priority"
-        if action.kind in ("keep", "mulligan", "attack", "block", "done", "order_blockers",
-                           "discard", "choose"):
-            return "no_such_decision", f"no {action.kind} decision is pending"
-        obj = self.objects.get(action.card) if action.card is not None else None
-        player = self.players[action.player]
-        sorcery_ok = self.active == action.player and self.step in MAIN_STEPS and not self.stack
-        playable = player.hand + self.castable_zones(action.player)
-        if action.kind == "play_land":
-            if obj is None or obj not in playable:
-                return "not_in_hand", f"object {action.card} is not in {action.player}'s hand"
-            if "Land" not in self.chars(obj).types:
-                return "not_a_land", f"{obj.card.name} is not a land: cast it instead"
-            if not sorcery_ok:
-                return self._timing_reason(action.player, "a land")
-            if self.player_rules(action.player)["cant_play_lands"]:
-                return "cant_play_lands", f"player {action.player} can't play lands this turn"
-            return "no_land_play_left", "no land play is left this turn"
-        if action.kind == "cast":
-            if obj is None or obj not in playable:
-                return "not_in_hand", f"object {action.card} is not in {action.player}'s hand"
-            types = self.chars(obj).types
-            if "Land" in types:
-                return "land_not_cast", f"{obj.card.name} is a land: it is played, not cast"
-            if not sorcery_ok and "Instant" not in types:
-                return self._timing_reason(action.player, obj.card.name)
-            return self._spell_reason(action, obj)
-        if action.kind == "activate":
-            return self._ability_reason(action, obj, sorcery_ok)
-        return "not_legal_now", f"{action.kind} is not legal now"
-
-    def _ability_reason(self, action: Action, obj: GameObject | None,
-                        sorcery_ok: bool) -> tuple[str, str]:
-        if obj is None or obj.zone != BATTLEFIELD:
-            return "not_on_battlefield", f"object {action.card} is not a permanent in play"
-        if obj.controller != action.player:
-            return "not_controller", f"player {action.player} does not control {obj.card.name}"
-        abilities = self.abilities(obj)
-        if action.ability is None or action.ability >= len(abilities):
-            return "no_such_ability", f"{obj.card.name} has no ability {action.ability}"
-        spec = abilities[action.ability]
-        name = obj.card.name
-        if spec.tap and obj.tapped:
-            return "already_tapped", f"{name} is tapped"
-        if spec.tap and self.is_sick(obj) and "Creature" in self.chars(obj).types and \
-                not self.has(obj, "haste"):  # haste ignores it (2004 212.3d, 2004 502.5)
-            return "summoning_sick", (f"{name} has not been under {action.player}'s control "
-                                      "since their most recent turn began")
-        if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
-            return self._timing_reason(action.player, f"{name}'s ability")
-        if spec.loyalty is not None and obj.loyalty_used == self.turn:
-            return "loyalty_used", f"a loyalty ability of {name} was already used this turn"
-        player = self.players[action.player]
-        if spec.cost is not None and not mana.can_pay(player.pool, spec.cost, action.x or 0):
-            return "cannot_pay", "the mana pool cannot pay the ability's cost"
-        if not self.can_use_ability(obj, spec, sorcery_ok):
-            return "cannot_pay", "a cost of the ability cannot be paid"
-        return "illegal_target", "a target is not legal"
-
-    def _timing_reason(self, name: str, what: str) -> tuple[str, str]:
-        if self.active != name:
-            return "not_your_turn", f"{what} can be played only in your own turn"
-        if self.step not in MAIN_STEPS:
-            return "not_main_phase", f"{what} can be played only in your main phase"
-        return "stack_not_empty", f"{what} can be played only while the stack is empty"
-
-    def _spell_reason(self, action: Action, obj: GameObject) -> tuple[str, str]:
-        impl = obj.impl
-        spell = impl.spell
-        player = self.players[action.player]
-        if action.kicked and impl.kicker is None:
-            return "no_kicker", f"{obj.card.name} has no kicker"
-        cost = self.spell_cost(obj, len(action.targets), action.kicked)
-        if cost.x and action.x is None:
-            return "x_required", f"{obj.card.name} needs a value for X"
-        if not cost.x and action.x is not None:
-            return "x_not_allowed", f"{obj.card.name} has no X in its cost"
-        if impl.enchant is not None:
-            wanted: int | None = 1
-        else:
-            wanted = len(spell.targets) if spell is not None and not spell.max_targets else None
-        if wanted is not None and len(action.targets) != wanted:
-            return "wrong_target_count", f"{obj.card.name} takes {wanted} target(s)"
-        if not mana.can_pay(player.pool, cost, action.x or 0):
-            return "cannot_pay", f"the mana pool cannot pay for {obj.card.name}"
-        return "illegal_target", "a target is not legal for this spell"
 
     # -- helpers ------------------------------------------------------------------------------
 

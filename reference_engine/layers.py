@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from reference_engine import events as ev
 from reference_engine.cardimpl import CONTROL, AbilitySpec, PlayerRules, StaticSpec
 from reference_engine.constants import BATTLEFIELD, STACK
 from reference_engine.objects import Chars, Effect, GameObject
@@ -238,7 +239,7 @@ class LayersMixin:
                 obj.attacking = False
                 obj.blocking = None
                 changed = True
-                self._events.append(("control", obj.id, desired))
+                self._events.append(ev.Control(obj.id, desired))
         self._control_changed = any(o.controller != o.base_controller for o in self.battlefield)
         if changed:
             self.changed()

@@ -16,7 +16,9 @@ from typing import NamedTuple
 from reference_engine.constants import MANA_TYPES
 
 _SYMBOL = re.compile(r"\{([^{}]+)\}")
-_INDEX = {m: i for i, m in enumerate(MANA_TYPES)}
+#: the slot of each type of mana in a pool (a list of six counts)
+SLOT = {m: i for i, m in enumerate(MANA_TYPES)}
+_INDEX = SLOT
 # Generic costs are paid from these pool slots, in this order.
 GENERIC_ORDER = (5, 0, 1, 2, 3, 4)
 
@@ -52,6 +54,17 @@ def parse_cost(text: str | None) -> Cost:
             raise ValueError(f"unsupported mana symbol {{{symbol}}} in {text!r}")
     return Cost((colored[0], colored[1], colored[2], colored[3], colored[4], colored[5]),
                 generic, x)
+
+
+_COST_CACHE: dict[str | None, Cost] = {}
+
+
+def cost_of(text: str | None) -> Cost:
+    """:func:`parse_cost`, remembered: a card's printed cost is asked for again and again."""
+    cost = _COST_CACHE.get(text)
+    if cost is None:
+        cost = _COST_CACHE[text] = parse_cost(text)
+    return cost
 
 
 def total_due(cost: Cost, x: int) -> int:
@@ -95,6 +108,14 @@ def default_payment(pool: list[int], cost: Cost, x: int = 0) -> list[int] | None
 
 #: One way a mana source can produce: the mana it adds, per pool slot.
 Production = tuple[int, int, int, int, int, int]
+
+
+def production(symbols: tuple[str, ...]) -> Production:
+    """The mana that ``symbols`` ("R", "G", ...) add, slot by slot."""
+    made = [0] * 6
+    for symbol in symbols:
+        made[SLOT[symbol]] += 1
+    return (made[0], made[1], made[2], made[3], made[4], made[5])
 
 
 def plan_sources(pool: Sequence[int], sources: Sequence[Sequence[Production]], cost: Cost,

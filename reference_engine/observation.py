@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from reference_engine.constants import PHASE_NAMES, PHASE_OF_STEP, PLAYERS, STEP_NAMES
-from reference_engine.game import PRIORITY, Game
+from reference_engine.constants import PHASE_NAMES, PHASE_OF_STEP, PLAYERS, PRIORITY, STEP_NAMES
+from reference_engine.game import Game
 from reference_engine.mana import pool_json
 from reference_engine.objects import GameObject, StackItem
 from spec.cardpool import SUPERTYPES, TYPES

@@ -24,11 +24,11 @@ import traceback
 from collections import Counter
 from typing import Any
 
-from reference_engine.cardimpl import implementation
 from reference_engine.cards.core import CORE
 from reference_engine.constants import COLORS, PLAYERS
 from reference_engine.engine import supported_cards
 from reference_engine.observation import observe
+from reference_engine.registry import implementation
 from reference_engine.setup import new_game
 from spec.cardpool import default_pool
 

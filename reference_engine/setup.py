@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.cardimpl import implementation
 from reference_engine.constants import (
     BATTLEFIELD,
     EXILE,
@@ -26,9 +25,11 @@ from reference_engine.constants import (
 from reference_engine.decks import FORMATS, deck_problems
 from reference_engine.editions import EDITION_GAMES
 from reference_engine.errors import BadRequestError, IllegalSetupError, UnsupportedError
+from reference_engine.events import ZoneChange
 from reference_engine.game import PERMANENT_TYPES, Game
 from reference_engine.mana import pool_from_json
 from reference_engine.objects import GameObject
+from reference_engine.registry import implementation
 from spec.cardpool import CardData, default_pool
 
 _START_KEYS = {"start", "seed", "first_player", "decks", "sideboards", "ante", "format",
@@ -65,10 +66,10 @@ def _current(game: Game, handles: dict[str, int]) -> dict[str, int]:
     current = dict(handles)
     by_id = {oid: handle for handle, oid in handles.items()}
     for event in game.peek_events():
-        if event[0] == "zone_change" and event[1] in by_id:
-            handle = by_id.pop(event[1])
-            current[handle] = event[2]
-            by_id[event[2]] = handle
+        if isinstance(event, ZoneChange) and event.object in by_id:
+            handle = by_id.pop(event.object)
+            current[handle] = event.new_object
+            by_id[event.new_object] = handle
     return current
 
 

@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from reference_engine import events as ev
 from reference_engine.actions import Action
 from reference_engine.cardimpl import TriggerSpec
 from reference_engine.constants import BATTLEFIELD, other
@@ -133,7 +134,8 @@ class TriggersMixin:
             pools = [self.target_candidates(t, pending.controller) for t in spec.targets]
             combos = [c for c in itertools.product(*pools) if len(set(c)) == len(c)]
             if not combos:
-                self._events.append(("trigger_removed", pending.source.id, spec.text))
+                self._events.append(ev.TriggerRemoved(pending.controller, pending.source.id,
+                                                     spec.text))
                 return  # no legal target: removed from the stack
             if len(combos) == 1:
                 targets = combos[0]
@@ -149,7 +151,7 @@ class TriggersMixin:
         self._next_id += 1
         item.data["event"] = pending.event
         self.stack.append(item)
-        self._events.append(("trigger", pending.controller, pending.source.id, spec.text))
+        self._events.append(ev.Trigger(pending.controller, pending.source.id, spec.text))
 
     def add_delayed(self: Game, event: str, spec: TriggerSpec, controller: str,
                     source: GameObject, step: int | None = None) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from reference_engine.cardimpl import implementation, implemented
 from reference_engine.cards.__main__ import main
+from reference_engine.registry import implementation, implemented
 from spec.cardpool import default_pool
 from spec.corpus import Corpus
 from spec.coverage import base_game, card_rules, rule_coverage
@@ -64,8 +64,8 @@ def test_the_abilities_a_harness_reads_from_card_text_are_the_engines():
     """``spec.cardpool.activated_abilities`` (what the harness knows of a card: which ability
     index is a mana ability, and which costs mana) agrees with the reference engine's own
     abilities, in number, order and kind, for every card of both editions."""
-    from reference_engine.cardimpl import implementation
     from reference_engine.layers import BASIC_ABILITIES
+    from reference_engine.registry import implementation
     from spec.cardpool import activated_abilities, default_pool
 
     for edition, cards in default_pool().cards.items():

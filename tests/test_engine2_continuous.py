@@ -196,7 +196,7 @@ def test_until_end_of_combat_ends_with_the_combat_phase(edition):
     def grow(chars):
         chars.power += 2
 
-    game.add_effect(Effect(7.3, game._tick(), lambda o: o.id == target, grow, "combat"))
+    game.add_effect(Effect(7.3, game.next_timestamp(), lambda o: o.id == target, grow, "combat"))
     assert pt(t, "bears") == (4, 2)
     t.advance("end_of_combat")
     assert pt(t, "bears") == (4, 2)  # not at the start of the end-of-combat step (300.4)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from reference_engine.cardimpl import implementation
 from reference_engine.constants import EXILE
 from reference_engine.decks import deck_problems
 from reference_engine.errors import IllegalSetupError
+from reference_engine.registry import implementation
 from spec.cardpool import default_pool
 from tests.enginekit import Table, h, resolve, table
 
@@ -485,7 +485,7 @@ def test_jade_statue_is_a_creature_until_end_of_combat_only_during_combat(editio
     t = table(edition, a={"mana_pool": {"C": 2}},
               battlefield=[h("statue", "Jade Statue", controller="A")])
     reason = t.illegal("activate", "A", card="statue", ability=0)
-    assert reason == "cannot_pay"  # not during combat: not activatable (no legal action)
+    assert reason == "not_during_combat"
     t.advance("beginning_of_combat")
     t.engine.game.players["A"].pool[5] = 2
     t.do("activate", "A", card="statue", ability=0)

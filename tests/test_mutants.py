@@ -52,10 +52,9 @@ def _snapshot() -> dict[tuple[str, ...], Any]:
                 for attr, member in vars(value).items():
                     code = member.__code__ if isinstance(member, FunctionType) else None
                     found[(module_name, name, attr)] = (member, code)
-    from reference_engine import cardimpl
+    from reference_engine.registry import REGISTRY
 
-    cardimpl.implemented()
-    for key, impl in [*cardimpl.REGISTRY.items(), *cardimpl.EDITION_REGISTRY.items()]:
+    for key, impl in [*REGISTRY.general.items(), *REGISTRY.by_edition.items()]:
         for path, func in _functions_in(impl, (f"card {key}",), set()):
             found[path] = (func, func.__code__)
     return found
@@ -101,7 +100,7 @@ def test_a_patch_that_does_not_match_fails_and_leaves_nothing_applied():
     patcher = Patcher()
     patcher.source(Game.is_sick, ("controlled_since >=", "controlled_since >"))
     with pytest.raises(PatchError, match="occurs 0 times"):
-        patcher.source(Game.can_play_land, ("no such text", "x"))
+        patcher.source(Game.land_play_refusal, ("no such text", "x"))
     with pytest.raises(PatchError, match="has no attribute"):
         patcher.set(Game, "no_such_attribute", 1)
     patcher.undo()

@@ -64,13 +64,22 @@ def _statics_everywhere(p: Patcher) -> None:
 @mutant("target-creature-includes-spells-and-cards", "cr2004:200.9",
         "\"Target creature\" accepts creature spells on the stack and creature cards in hand.")
 def _creature_targets_anywhere(p: Patcher) -> None:
-    p.source(Game.target_candidates, (
-        'found = [o.id for o in live if "Creature" in chars(o).types]',
-        'found = [o.id for o in live if "Creature" in chars(o).types] + [\n'
-        '                    i.id for i in self.stack if i.kind == "spell"\n'
-        '                    and "Creature" in chars(i.obj).types] + [\n'
-        '                    o.id for n in PLAYERS for o in self.players[n].hand\n'
-        '                    if "Creature" in chars(o).types]'))
+    p.source(Game._target_universe, (
+        "if kind == \"creature_or_player\":",
+        "if kind == \"creature\":\n"
+        "        found += [i.id for i in self.stack if i.kind == \"spell\"]\n"
+        "        found += [o.id for n in PLAYERS for o in self.players[n].hand]\n"
+        "    if kind == \"creature_or_player\":"))
+    p.source(Game.target_legal, (
+        "    kind = spec.kind\n",
+        "    kind = spec.kind\n"
+        "    value = self._target_value(target)\n"
+        "    if kind == \"creature\" and (\n"
+        "            (isinstance(value, StackItem) and value.obj is not None\n"
+        "             and \"Creature\" in self.chars(value.obj).types)\n"
+        "            or (isinstance(value, GameObject) and value.zone == HAND\n"
+        "                and \"Creature\" in self.chars(value).types)):\n"
+        "        return spec.allows is None or spec.allows(self, controller, value)\n"))
 
 
 @mutant("card-type-in-zone-ignored", "cr2004:200.9a",
@@ -85,30 +94,27 @@ def _any_card_in_graveyard(p: Patcher) -> None:
 @mutant("creature-spell-means-any-spell", "cr2004:200.9b",
         "\"Target creature spell\" accepts any spell on the stack (the type is not checked).")
 def _any_spell(p: Patcher) -> None:
-    p.source(Game.target_candidates, ("if spec.allows is not None:",
-                                      'if spec.allows is not None and kind != "spell":'))
+    p.source(Game.target_legal, ("return spec.allows is None or spec.allows(",
+                                 'return spec.allows is None or kind == "spell" or spec.allows('))
 
 
 @mutant("creature-spell-includes-creatures-in-play", "cr2004:200.9b",
         "\"Target creature spell\" also accepts creatures in play.")
 def _creature_spell_permanents(p: Patcher) -> None:
-    p.source(Game.target_candidates, (
-        'if item.kind == "spell"]\n    elif kind == "spell_or_permanent":',
-        'if item.kind == "spell"] + [\n'
-        '            o.id for o in self.live() if "Creature" in self.chars(o).types]\n'
-        '    elif kind == "spell_or_permanent":'),
-        ("found = [t for t in found if spec.allows(self, controller, self._target_value(t))]",
-         "found = [t for t in found if (kind == 'spell' and isinstance(self._target_value(t), "
-         "GameObject)) or "
-         "spec.allows(self, controller, self._target_value(t))]"))
+    p.source(Game._target_universe, (
+        'if kind == "spell":\n            return found',
+        'if kind == "spell":\n            return found + [\n'
+        '                o.id for o in self.battlefield if not o.phased_out]'))
+    in_play = ("isinstance(value, GameObject) and value.zone == BATTLEFIELD and "
+               "\"Creature\" in self.chars(value).types")
     p.source(Game.target_legal, (
         'if not isinstance(value, StackItem) or value.kind != "spell":',
-        'if not isinstance(value, (StackItem, GameObject)) or getattr(value, "kind", "spell") '
-        '!= "spell":'))
+        f'if {in_play}:\n            return True\n'
+        '        if not isinstance(value, StackItem) or value.kind != "spell":'))
 
 
 def _circle_effect(name: str) -> Any:
-    from reference_engine.cardimpl import implementation
+    from reference_engine.registry import implementation
     impl = implementation(name)
     assert impl is not None
     return impl.abilities[0].effect

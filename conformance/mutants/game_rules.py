@@ -13,7 +13,8 @@ from reference_engine.actions import Action
 from reference_engine.cards import choices, common, core
 from reference_engine.constants import BATTLEFIELD, HAND
 from reference_engine.editions import Game2004
-from reference_engine.game import PERMANENT_TYPES, Game, cost_of
+from reference_engine.game import PERMANENT_TYPES, Game
+from reference_engine.mana import cost_of
 from reference_engine.objects import Decision
 from reference_engine.setup import _Builder
 
@@ -211,8 +212,9 @@ def _concede_life(p: Patcher) -> None:
 def _concede_priority(p: Patcher) -> None:
     p.source(Game.legal_actions,
              ("+ self._concede_actions", '+ [Action("concede", decision.player)]'), count=2)
-    p.source(Game.perform, ('if action.kind != "concede" and action.core() not in',
-                            "if action.core() not in"))
+    p.source(Game.refusal, ('if action.kind == "concede":',
+                            'if action.kind == "concede" and decision is not None and '
+                            'action.player == decision.player:'))
 
 
 @mutant("loop-not-a-draw", "cr2004:102.6",
@@ -241,22 +243,21 @@ def _hand_size_text(p: Patcher) -> None:
         "A card's \"you may play it any time you could play an instant\" (Raging Kavu) is "
         "ignored: creature cards are played only as sorceries.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game._pool_actions, ('"Instant" not in types and not self.has(obj, "flash"):',
-                                  '"Instant" not in types:'))
+    p.source(Game.cast_timing_refusal, ('"Instant" not in types and not self.has(obj, "flash"):',
+                                        '"Instant" not in types:'))
 
 
 @mutant("extra-land-plays-ignored", "cr2004:103.1 cr2004:212.6b",
         "A player may play one land a turn whatever effects (Exploration) say.")
 def _extra_lands(p: Patcher) -> None:
-    p.source(Game.can_play_land, ('lands_played < rules["land_plays"]', "lands_played < 1"))
+    p.source(Game.land_play_refusal, ('lands_played >= rules["land_plays"]', "lands_played >= 1"))
 
 
 @mutant("extra-play-beats-cant", "cr2004:103.2 cr2004:212.6b",
         "An effect granting extra land plays overrides a \"can't play lands\" effect.")
 def _cant_can(p: Patcher) -> None:
-    p.source(Game.can_play_land, ('return not rules["cant_play_lands"] and (',
-                                  'return (not rules["cant_play_lands"] or '
-                                  'rules["land_plays"] > 1) and ('))
+    p.source(Game.land_play_refusal, ('if rules["cant_play_lands"]:',
+                                      'if rules["cant_play_lands"] and rules["land_plays"] <= 1:'))
 
 
 @mutant("short-discard-skipped", "cr2004:103.3",
@@ -268,7 +269,7 @@ def _short_discard(p: Patcher) -> None:
 @mutant("apnap-seat-order", "cr2004:103.4",
         "Simultaneous choices (Innocent Blood) are made by A then B, not active player first.")
 def _apnap_seats(p: Patcher) -> None:
-    p.source(choices._innocent_blood, ("for name in game._turn_order_from_active():",
+    p.source(choices._innocent_blood, ("for name in game.apnap_order():",
                                        'for name in ("A", "B"):'))
 
 
@@ -351,6 +352,7 @@ def _free_spell(p: Patcher) -> None:
     original = Game._cast
 
     def _cast(self: Game, action: Action) -> Generator[Decision, Action, None]:
+        assert action.card is not None  # a cast names its card
         obj = self.objects[action.card]
         if obj.zone == HAND and cost_of(obj.card.cost).is_free and (
                 PERMANENT_TYPES & set(obj.card.types)):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
 from reference_engine import decks, layers, observation, setup, triggers
-from reference_engine.cardimpl import implementation
 from reference_engine.cards import continuous as continuous_cards
 from reference_engine.cards import zones as zone_cards
 from reference_engine.constants import ANTE, EXILE, LIBRARY, OUTSIDE
 from reference_engine.game import Game
 from reference_engine.objects import GameObject
+from reference_engine.registry import implementation
 
 # -- 402 the hand ---------------------------------------------------------------------------------
 
@@ -88,8 +88,8 @@ def _graveyard_sorted(p: Patcher) -> None:
         "without going on the stack.")
 def _ability_at_once(p: Patcher) -> None:
     p.source(Game._activate, (
-        'self._events.append(("activate", action.player, source.id, spec.text))',
-        'self._events.append(("activate", action.player, source.id, spec.text)); '
+        'self._events.append(ev.Activate(action.player, source.id, spec.text))',
+        'self._events.append(ev.Activate(action.player, source.id, spec.text)); '
         "yield from self._resolve_top()"))
 
 
@@ -288,9 +288,11 @@ def _emblem_inert(p: Patcher) -> None:
 @mutant("emblem-targeted-as-a-permanent", "modern:408.1",
         "An emblem in the command zone can be targeted (and destroyed) as a permanent.")
 def _emblem_permanent(p: Patcher) -> None:
-    p.source(Game.target_candidates, (
-        "found = [o.id for o in live]\n",
-        'found = [o.id for o in live] + [o.id for o in self.zones_extra.get("command", ())]\n'))
+    p.source(Game._target_universe, (
+        "found += [o.id for o in self.battlefield if not o.phased_out]\n",
+        "found += [o.id for o in self.battlefield if not o.phased_out]\n"
+        '    if kind == "permanent":\n'
+        '        found += [o.id for o in self.zones_extra.get("command", ())]\n'))
     p.source(Game.target_legal, ("value.zone != BATTLEFIELD or",
                                  "value.zone not in (BATTLEFIELD, COMMAND) or"))
 

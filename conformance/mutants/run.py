@@ -138,7 +138,8 @@ def run_mutants(mutant_ids: Sequence[str], runs: Sequence[Run], *, jobs: int = 2
                 progress: Callable[[MutantResult], None] | None = None) -> list[MutantResult]:
     """Each mutant in a process of its own, ``jobs`` at a time; results in the given order."""
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context = (multiprocessing.get_context("fork") if "fork" in methods
+               else multiprocessing.get_context("spawn"))
     forked = context.get_start_method() == "fork"
     _RUNS[:] = runs
     pending = list(mutant_ids)

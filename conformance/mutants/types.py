@@ -3,23 +3,76 @@ Auras and Equipment, type-changing effects, tokens and legends (cr2004 200-216).
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
 from reference_engine import combat, editions, layers
 from reference_engine.actions import Action
+from reference_engine.cardimpl import AbilitySpec
 from reference_engine.cards import choices, common
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD, MAIN_STEPS, STACK
 from reference_engine.editions import Game2004, GameModern
+from reference_engine.events import Cast
 from reference_engine.game import Game
 from reference_engine.objects import Decision, GameObject, StackItem
 
-# The condition of sorcery timing, as Game._pool_actions spells it; the timing mutants
-# replace it in one place only (spells, or lands) with one of its three parts left out.
+# The condition of sorcery timing, as Game.cast_timing_refusal spells it for spells and
+# Game.land_play_refusal for lands; the timing mutants replace it in one place only (spells,
+# or lands) with one of its three parts left out.
 _SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):'
-_LAND_LINE = "if sorcery_ok and not costly and self.can_play_land(name):"
+_LAND_LINE = "if not sorcery_ok:"
+
+def _also_activated_by(p: Patcher, may: Callable[[Game, GameObject, AbilitySpec, str], bool]
+                       ) -> None:
+    """Let a player activate the abilities of permanents they do not control that ``may``
+    allows, as though they controlled them: listed, and accepted when performed (one broken
+    rule, broken consistently)."""
+    listing = Game._pool_actions
+    refusal = Game._activation_refusal
+
+    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+        actions = listing(self, name, costly=costly)
+        player = self.players[name]
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        for obj in self.battlefield:
+            if obj.controller == name or obj.phased_out:
+                continue
+            for index, spec in enumerate(self.abilities(obj)):
+                if may(self, obj, spec, name):
+                    controller, obj.controller = obj.controller, name
+                    try:
+                        self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+                    finally:
+                        obj.controller = controller
+        return actions
+
+    def _activation_refusal(self: Game, action: Action, obj: GameObject | None) -> str | None:
+        if obj is not None and obj.zone == BATTLEFIELD and obj.controller != action.player:
+            abilities = self.abilities(obj)
+            index = action.ability
+            if index is not None and index < len(abilities) and may(
+                    self, obj, abilities[index], action.player):
+                controller, obj.controller = obj.controller, action.player
+                try:
+                    return refusal(self, action, obj)
+                finally:
+                    obj.controller = controller
+        return refusal(self, action, obj)
+
+    p.set(Game, "_pool_actions", _pool_actions)
+    p.set(Game, "_activation_refusal", _activation_refusal)
+
+
+def _granter(game: Game, spec: AbilitySpec) -> GameObject | None:
+    return game.objects.get(spec.granted_by) if spec.granted_by else None
+
+
+def _attached_to_yours(game: Game, obj: GameObject, name: str) -> bool:
+    host = game.objects.get(obj.attached_to) if isinstance(obj.attached_to, int) else None
+    return host is not None and host.controller == name
+
 
 # -- {T} and summoning sickness (104.4, 212.3d) --------------------------------------------------
 
@@ -27,22 +80,21 @@ _LAND_LINE = "if sorcery_ok and not costly and self.can_play_land(name):"
 @mutant("tap-while-tapped", "cr2004:104.4",
         "A {T} ability can be activated while its permanent is already tapped.")
 def _tap_tapped(p: Patcher) -> None:
-    p.source(Game.can_use_ability, ("(obj.tapped or (self.is_sick(obj)",
-                                    "(False or (self.is_sick(obj)"))
+    p.source(Game.ability_refusal, ('if obj.tapped:\n            return "already_tapped"',
+                                    'if False:\n            return "already_tapped"'))
     p.source(Game._pool_actions, ("if spec.tap and obj.tapped:", "if False:"))
 
 
 @mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4",
         "A summoning-sick creature may use its {T} abilities.")
 def _sick_taps(p: Patcher) -> None:
-    p.source(Game.can_use_ability, ("(obj.tapped or (self.is_sick(obj) and",
-                                    "(obj.tapped or (False and"))
+    p.source(Game.ability_refusal, ("sick = self.is_sick(obj) and", "sick = False and"))
 
 
 @mutant("sickness-for-noncreatures", "cr2004:104.4",
         "Summoning sickness applies to {T} abilities of every permanent, not only creatures.")
 def _sick_all(p: Patcher) -> None:
-    p.source(Game.can_use_ability, ('self.is_sick(obj) and "Creature" in self.chars(obj).types',
+    p.source(Game.ability_refusal, ('self.is_sick(obj) and "Creature" in self.chars(obj).types',
                                     "self.is_sick(obj) and True"))
 
 
@@ -60,7 +112,7 @@ def _haste(p: Patcher) -> None:
     p.source(combat.CombatMixin.can_attack,
              ('return "haste" in chars.keywords or not self.is_sick(obj)',
               "return not self.is_sick(obj)"))
-    p.source(Game.can_use_ability, ('and not self.has(obj, "haste"))):', ")):"))
+    p.source(Game.ability_refusal, ('if sick and not self.has(obj, "haste"):', "if sick:"))
 
 
 @mutant("control-change-keeps-sickness-clock", "cr2004:212.3d",
@@ -84,33 +136,29 @@ def _sick_turn(p: Patcher) -> None:
 @mutant("two-lands-per-turn", "cr2004:212.6b",
         "The land count is off by one: a player may play two lands a turn.")
 def _two_lands(p: Patcher) -> None:
-    p.source(Game.can_play_land, ('lands_played < rules["land_plays"]',
-                                  'lands_played <= rules["land_plays"]'))
+    p.source(Game.land_play_refusal, ('lands_played >= rules["land_plays"]',
+                                      'lands_played > rules["land_plays"]'))
 
 
 @mutant("land-any-step", "cr2004:212.6a",
         "A land may be played in any step of its player's turn, not only in a main phase.")
 def _land_step(p: Patcher) -> None:
-    p.source(Game._pool_actions, (
-        _LAND_LINE, "if self.active == name and not self.stack and not costly and "
-        "self.can_play_land(name):"))
+    p.source(Game.land_play_refusal, (
+        _LAND_LINE, "if not (self.active == name and not self.stack):"))
 
 
 @mutant("land-in-opponents-turn", "cr2004:212.6a",
         "A land may be played in the opponent's main phase.")
 def _land_turn(p: Patcher) -> None:
-    p.source(Game._pool_actions, (
-        _LAND_LINE, "if self.step in MAIN_STEPS and not self.stack and not costly and "
-        "self.can_play_land(name):"))
+    p.source(Game.land_play_refusal, (
+        _LAND_LINE, "if not (self.step in MAIN_STEPS and not self.stack):"))
 
 
 @mutant("land-with-stack", "cr2004:212.6a",
         "A land may be played while the stack is not empty.")
 def _land_stack(p: Patcher) -> None:
-    p.source(Game._pool_actions, (
-        _LAND_LINE,
-        "if self.active == name and self.step in MAIN_STEPS and not costly and "
-        "self.can_play_land(name):"))
+    p.source(Game.land_play_refusal, (
+        _LAND_LINE, "if not (self.active == name and self.step in MAIN_STEPS):"))
 
 
 @mutant("land-uses-stack", "cr2004:212.6a",
@@ -122,13 +170,14 @@ def _land_on_stack(p: Patcher) -> None:
         if action.kind != "play_land":
             yield from original(self, action)
             return
+        assert action.card is not None  # a land play names its card
         obj = self.objects[action.card]
         self.players[action.player].lands_played += 1
         card = self.move(obj, STACK, cause="play_land")
         assert card is not None
         card.controller = action.player
         self.stack.append(StackItem(card.id, "spell", action.player, obj=card))
-        self._events.append(("cast", action.player, card.id, card.card.name))
+        self._events.append(Cast(action.player, card.id, card.card.name))
 
     p.set(Game, "_take_action", _take_action)
 
@@ -136,8 +185,8 @@ def _land_on_stack(p: Patcher) -> None:
 @mutant("artifact-land-castable", "cr2004:212.6g cr2004:212.2f",
         "An artifact land may also be cast as an artifact spell.")
 def _artifact_land(p: Patcher) -> None:
-    p.source(Game._pool_actions, ('if "Land" in types:\n',
-                                      'if "Land" in types and "Artifact" not in types:\n'))
+    p.source(Game.cast_timing_refusal, ('if "Land" in types:\n',
+                                        'if "Land" in types and "Artifact" not in types:\n'))
 
 
 # -- sorcery timing (212.2a, 212.3a, 212.4a, 212.7a, 212.7e) ------------------------------------
@@ -147,9 +196,9 @@ def _artifact_land(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells check 'from the first to the second main phase', so combat too.")
 def _sorcery_combat(p: Patcher) -> None:
-    p.source(Game._pool_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game.cast_timing_refusal, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok",
-        "not (self.active == name and MAIN1 <= self.step <= max(MAIN_STEPS) "
+        "not (self.active == name and 1 <= PHASE_OF_STEP[self.step] <= 3 "
         "and not self.stack)")))
 
 
@@ -157,7 +206,7 @@ def _sorcery_combat(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells may be cast in the opponent's main phase.")
 def _sorcery_turn(p: Patcher) -> None:
-    p.source(Game._pool_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game.cast_timing_refusal, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.step in MAIN_STEPS and not self.stack)")))
 
 
@@ -165,14 +214,14 @@ def _sorcery_turn(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells may be cast while the stack is not empty.")
 def _sorcery_stack(p: Patcher) -> None:
-    p.source(Game._pool_actions, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game.cast_timing_refusal, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.active == name and self.step in MAIN_STEPS)")))
 
 
 @mutant("equip-any-time", "cr2004:212.7e cr2004:212.2h",
         "Equip may be activated any time its controller has priority (instant speed).")
 def _equip_timing(p: Patcher) -> None:
-    p.source(Game.can_use_ability, ("(spec.sorcery_speed or spec.equip or",
+    p.source(Game.ability_refusal, ("(spec.sorcery_speed or spec.equip or",
                                     "(spec.sorcery_speed or"))
 
 
@@ -201,8 +250,11 @@ def _graveyard_early(p: Patcher) -> None:
 @mutant("aura-any-permanent", "cr2004:212.4d",
         "An Aura spell may target any permanent, whatever it may enchant.")
 def _aura_target(p: Patcher) -> None:
+    # TargetSpec("permanent"), spelled so that legality.py's names suffice.
+    anything = 'type(impl.enchant)("permanent")'
     p.source(Game._spell_actions, ("for target in self.target_candidates(impl.enchant, name):",
-                                   "for target in [o.id for o in self.live()]:"))
+                                   f"for target in self.target_candidates({anything}, name):"))
+    p.source(Game._spell_refusal, ("specs = (impl.enchant,)", f"specs = ({anything},)"))
 
 
 @mutant("aura-stays-when-illegal", "cr2004:212.4f",
@@ -250,22 +302,11 @@ def _equip_any(p: Patcher) -> None:
 @mutant("equipment-ability-for-equipment-controller", "cr2004:212.2k",
         "An ability granted by Equipment can be activated by the Equipment's controller too.")
 def _equip_granted(p: Patcher) -> None:
-    original = Game._pool_actions
+    def may(game: Game, obj: GameObject, spec: AbilitySpec, name: str) -> bool:
+        granter = _granter(game, spec)
+        return granter is not None and granter.controller == name
 
-    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
-        actions = original(self, name, costly=costly)
-        player = self.players[name]
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        for obj in self.battlefield:
-            if obj.controller == name or obj.phased_out:
-                continue
-            for index, spec in enumerate(self.abilities(obj)):
-                granter = self.objects.get(spec.granted_by) if spec.granted_by else None
-                if granter is not None and granter.controller == name:
-                    self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
-        return actions
-
-    p.set(Game, "_pool_actions", _pool_actions)
+    _also_activated_by(p, may)
 
 
 # -- type-changing effects (212.1b-d, 212.6e) ---------------------------------------------------
@@ -522,8 +563,6 @@ _EQUIP_TEXT = "target creature you control"
         "Equip may target any permanent its controller controls, a land too, not only a "
         "creature.")
 def _equip_permanent(p: Patcher) -> None:
-    p.source(Game.target_candidates, ('if kind == "permanent":',
-                                      f'if kind == "permanent" or spec.text == "{_EQUIP_TEXT}":'))
     p.source(Game.target_legal, ('if kind == "creature" and "Creature" not in types:',
                                  'if kind == "creature" and "Creature" not in types and '
                                  f'spec.text != "{_EQUIP_TEXT}":'))
@@ -573,33 +612,11 @@ def _equipment_control_change(p: Patcher) -> None:
         "An Equipment's own abilities (equip) can be played by the equipped creature's "
         "controller too, not only by the Equipment's controller.")
 def _equipment_own_ability(p: Patcher) -> None:
-    original = Game._pool_actions
+    def may(game: Game, obj: GameObject, spec: AbilitySpec, name: str) -> bool:
+        return spec.granted_by is None and "Equipment" in game.chars(obj).subtypes and (
+            _attached_to_yours(game, obj, name))
 
-    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
-        actions = original(self, name, costly=costly)
-        if costly:
-            return actions
-        player = self.players[name]
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        for obj in self.battlefield:
-            if obj.controller == name or obj.phased_out or (
-                    "Equipment" not in self.chars(obj).subtypes):
-                continue
-            equipped = self.objects.get(obj.attached_to) if isinstance(
-                obj.attached_to, int) else None
-            if equipped is None or equipped.controller != name:
-                continue
-            # Played as if the equipped creature's controller controlled the Equipment.
-            controller, obj.controller = obj.controller, name
-            try:
-                for index, spec in enumerate(self.abilities(obj)):
-                    if spec.granted_by is None:
-                        self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
-            finally:
-                obj.controller = controller
-        return actions
-
-    p.set(Game, "_pool_actions", _pool_actions)
+    _also_activated_by(p, may)
 
 
 # -- local and world enchantments (212.4b, 212.4e, 212.4g, 212.4i, 212.4j) ------------------------
@@ -653,25 +670,12 @@ def _aura_follows(p: Patcher) -> None:
         "An ability granted by a local enchantment can be played by the enchantment's "
         "controller too, not only by the enchanted permanent's.")
 def _aura_granted(p: Patcher) -> None:
-    original = Game._pool_actions
+    def may(game: Game, obj: GameObject, spec: AbilitySpec, name: str) -> bool:
+        granter = _granter(game, spec)
+        return granter is not None and granter.controller == name and (
+            granter.impl.enchant is not None)
 
-    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
-        actions = original(self, name, costly=costly)
-        if costly:
-            return actions
-        player = self.players[name]
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        for obj in self.battlefield:
-            if obj.controller == name or obj.phased_out:
-                continue
-            for index, spec in enumerate(self.abilities(obj)):
-                granter = self.objects.get(spec.granted_by) if spec.granted_by else None
-                if granter is not None and granter.controller == name and (
-                        granter.impl.enchant is not None):
-                    self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
-        return actions
-
-    p.set(Game, "_pool_actions", _pool_actions)
+    _also_activated_by(p, may)
 
 
 @mutant("aura-entry-choice-ignores-enchant", "cr2004:212.4e",
@@ -679,7 +683,7 @@ def _aura_granted(p: Patcher) -> None:
         "its player chooses, one it could not legally enchant too.")
 def _aura_entry_any(p: Patcher) -> None:
     p.source(Game.aura_candidates, (
-        "return [t for t in self.target_candidates(spec, controller, targeting=False)\n"
+        "return [t for t in self.target_candidates(spec, controller)\n"
         "            if t != aura.id]",
         "return [o.id for o in self.battlefield if o.id != aura.id]"))
 
@@ -688,33 +692,11 @@ def _aura_entry_any(p: Patcher) -> None:
         "A local enchantment's own ability can be played by the enchanted permanent's "
         "controller too, not only by the enchantment's controller.")
 def _aura_own_ability(p: Patcher) -> None:
-    original = Game._pool_actions
+    def may(game: Game, obj: GameObject, spec: AbilitySpec, name: str) -> bool:
+        return spec.granted_by is None and obj.impl.enchant is not None and (
+            _attached_to_yours(game, obj, name))
 
-    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
-        actions = original(self, name, costly=costly)
-        if costly:
-            return actions
-        player = self.players[name]
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        for obj in self.battlefield:
-            if obj.controller == name or obj.phased_out or obj.impl.enchant is None:
-                continue
-            enchanted = self.objects.get(obj.attached_to) if isinstance(
-                obj.attached_to, int) else None
-            if enchanted is None or enchanted.controller != name:
-                continue
-            # Played as if the enchanted permanent's controller controlled the Aura (paying
-            # from that player's pool).
-            controller, obj.controller = obj.controller, name
-            try:
-                for index, spec in enumerate(self.abilities(obj)):
-                    if spec.granted_by is None:
-                        self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
-            finally:
-                obj.controller = controller
-        return actions
-
-    p.set(Game, "_pool_actions", _pool_actions)
+    _also_activated_by(p, may)
 
 
 @mutant("aura-control-follows-control-change", "cr2004:212.4i",
@@ -751,7 +733,7 @@ def _world_tie(p: Patcher) -> None:
 @mutant("instants-at-sorcery-speed", "cr2004:212.5a",
         "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
 def _instant_timing(p: Patcher) -> None:
-    p.source(Game._pool_actions, (_SORCERY_LINE,
+    p.source(Game.cast_timing_refusal, (_SORCERY_LINE,
                                   'if not sorcery_ok and not self.has(obj, "flash"):'))
 
 
@@ -759,7 +741,7 @@ def _instant_timing(p: Patcher) -> None:
         "\"Any time you could play an instant\" (flash) is ignored on a non-instant card: "
         "Raging Kavu only at sorcery timing.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game._pool_actions, (_SORCERY_LINE,
+    p.source(Game.cast_timing_refusal, (_SORCERY_LINE,
                                   'if not sorcery_ok and "Instant" not in types:'))
 
 

@@ -12,13 +12,14 @@ from conformance.mutants.registry import mutant
 from reference_engine import layers, observation, triggers
 from reference_engine import setup as setup_module
 from reference_engine.actions import Action
-from reference_engine.cardimpl import implementation
 from reference_engine.cards import choices, loop
 from reference_engine.cards import zones as zone_cards
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD, LIBRARY
 from reference_engine.editions import Game2004, GameModern
+from reference_engine.events import Activate
 from reference_engine.game import Game
 from reference_engine.objects import Decision, GameObject, StackItem
+from reference_engine.registry import implementation
 
 # -- zones (217, 400-405) ------------------------------------------------------------------------
 
@@ -160,6 +161,7 @@ def _mana_stack(p: Patcher) -> None:
         if kwargs:  # activated while paying a cost (pay_with): the unmutated way
             yield from original(self, action, **kwargs)
             return
+        assert action.card is not None  # an activation names its source
         obj = self.objects[action.card]
         spec = self.abilities(obj)[action.ability or 0]
         produces = spec.produces
@@ -176,7 +178,7 @@ def _mana_stack(p: Patcher) -> None:
                          ability=replace(spec, effect=add))
         self._next_id += 1
         self.stack.append(item)
-        self._events.append(("activate", action.player, obj.id, spec.text))
+        self._events.append(Activate(action.player, obj.id, spec.text))
 
     p.set(Game, "_activate", _activate)
 
@@ -332,10 +334,12 @@ def _aura_controller(p: Patcher) -> None:
 @mutant("targets-creature-cards-outside-play", "cr2004:217.5b modern:403.2",
         "\"Target creature\" may be a creature card in a hand or a graveyard.")
 def _target_outside(p: Patcher) -> None:
-    p.source(Game.target_candidates, (
-        'found = [o.id for o in live if "Creature" in chars(o).types]',
-        'found = [o.id for o in live + [c for n in PLAYERS for c in '
-        'self.players[n].hand + self.players[n].graveyard] if "Creature" in chars(o).types]'))
+    p.source(Game._target_universe, (
+        "found += [o.id for o in self.battlefield if not o.phased_out]\n",
+        "found += [o.id for o in self.battlefield if not o.phased_out]\n"
+        '    if kind == "creature":\n'
+        "        found += [c.id for n in PLAYERS\n"
+        "                  for c in self.players[n].hand + self.players[n].graveyard]\n"))
     p.source(Game.target_legal, (
         "if not isinstance(value, GameObject) or value.zone != BATTLEFIELD or (",
         "if not isinstance(value, GameObject) or value.zone not in (BATTLEFIELD, HAND, "
@@ -496,7 +500,9 @@ def _effect_loses(p: Patcher) -> None:
 def _cost_source_lost(p: Patcher) -> None:
     impl = implementation("Mogg Fanatic", "modern")
     assert impl is not None
-    p.source(impl.abilities[0].effect, (
+    effect = impl.abilities[0].effect
+    assert effect is not None
+    p.source(effect, (
         "for target in game.legal_targets_of(item):",
         "for target in (game.legal_targets_of(item) if item.source is None "
         "or item.source.id in game.objects else []):"))

@@ -1,6 +1,8 @@
-"""Every card the reference engine implements, registered by importing these modules."""
+"""Every card the reference engine implements: each module of :data:`MODULES` defines its
+cards in a module-level ``CARDS`` collection (:class:`reference_engine.cardimpl.Cards`);
+:mod:`reference_engine.registry` builds the engine's registry from them."""
 
-from reference_engine.cards import (  # noqa: F401  (each module registers its cards)
+from reference_engine.cards import (
     choices,
     continuous,
     core,
@@ -10,3 +12,6 @@ from reference_engine.cards import (  # noqa: F401  (each module registers its c
     triggered,
     zones,
 )
+
+#: the card modules, in the order their cards are registered
+MODULES = (choices, continuous, core, loop, newly_reached, tokens, triggered, zones)

@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from reference_engine.cardimpl import implemented
+from reference_engine.registry import implemented
 from spec.cardpool import default_pool
 from spec.coverage import card_rules, rule_coverage
 

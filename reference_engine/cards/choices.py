@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.cardimpl import AbilitySpec, CardImpl, SpellSpec, register
+from reference_engine import events as ev
+from reference_engine.cardimpl import AbilitySpec, CardImpl, Cards, SpellSpec
 from reference_engine.cards.common import LAND, draw
 from reference_engine.constants import BATTLEFIELD, LIBRARY
 from reference_engine.mana import parse_cost
@@ -16,11 +17,14 @@ if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import StackItem
 
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
+
 
 def _innocent_blood(game: Game, item: StackItem) -> Iterator[Any]:
     # APNAP (103.4): the active player chooses first, then the other; then all at once.
     chosen = []
-    for name in game._turn_order_from_active():
+    for name in game.apnap_order():
         creatures = [o.id for o in game.live() if o.controller == name
                      and "Creature" in game.chars(o).types]
         if creatures:
@@ -29,7 +33,7 @@ def _innocent_blood(game: Game, item: StackItem) -> Iterator[Any]:
     yield from game.put_into_graveyards(chosen, "sacrifice")
 
 
-register(CardImpl("Innocent Blood", spell=SpellSpec((), _innocent_blood)))
+CARDS.add(CardImpl("Innocent Blood", spell=SpellSpec((), _innocent_blood)))
 
 
 def _brainstorm(game: Game, item: StackItem) -> Iterator[Any]:
@@ -45,14 +49,14 @@ def _brainstorm(game: Game, item: StackItem) -> Iterator[Any]:
         game.move(game.objects[pick], LIBRARY, cause="brainstorm")
 
 
-register(CardImpl("Brainstorm", spell=SpellSpec((), _brainstorm)))
+CARDS.add(CardImpl("Brainstorm", spell=SpellSpec((), _brainstorm)))
 
 
 def _plow_under(game: Game, item: StackItem) -> Iterator[Any]:
     lands = [game.objects[t] for t in game.legal_targets_of(item) if isinstance(t, int)]
     # Cards put into a library at once: each owner orders their own, the active player first
     # (2004 rule 217.2d; modern 401.4; 103.4 for the order of the choices).
-    for name in game._turn_order_from_active():
+    for name in game.apnap_order():
         mine = [o for o in lands if o.owner == name]
         while mine:
             if len({o.card.name for o in mine}) > 1:
@@ -65,7 +69,7 @@ def _plow_under(game: Game, item: StackItem) -> Iterator[Any]:
             game.move(chosen, LIBRARY, cause="plow_under")
 
 
-register(CardImpl("Plow Under", spell=SpellSpec((LAND, LAND), _plow_under)))
+CARDS.add(CardImpl("Plow Under", spell=SpellSpec((LAND, LAND), _plow_under)))
 
 
 def _wrath(game: Game, item: StackItem) -> Iterator[Any]:
@@ -75,17 +79,17 @@ def _wrath(game: Game, item: StackItem) -> Iterator[Any]:
     yield from game.put_into_graveyards(creatures, "destroy")
 
 
-register(CardImpl("Wrath of God", spell=SpellSpec((), _wrath)))
+CARDS.add(CardImpl("Wrath of God", spell=SpellSpec((), _wrath)))
 
 
 def _regenerate(game: Game, item: StackItem) -> None:
     creature = item.source
     if creature is not None and creature.id in game.objects and creature.zone == BATTLEFIELD:
         creature.regen_shields += 1
-        game._events.append(("regeneration_shield", creature.id))
+        game._events.append(ev.RegenerationShield(creature.id))
 
 
-register(CardImpl("Drudge Skeletons", abilities=(
+CARDS.add(CardImpl("Drudge Skeletons", abilities=(
     AbilitySpec("{B}: Regenerate Drudge Skeletons.", cost=parse_cost("{B}"),
                 effect=_regenerate),
 )))
@@ -123,19 +127,19 @@ def _circle_of_protection(quality: str) -> Any:
     return effect
 
 
-register(CardImpl("Circle of Protection: Red", abilities=(
+CARDS.add(CardImpl("Circle of Protection: Red", abilities=(
     AbilitySpec("{1}: The next time a red source of your choice would deal damage to you this "
                 "turn, prevent that damage.", cost=parse_cost("{1}"),
                 effect=_circle_of_protection("R")),
 )))
-register(CardImpl("Circle of Protection: Artifacts", abilities=(
+CARDS.add(CardImpl("Circle of Protection: Artifacts", abilities=(
     AbilitySpec("{2}: The next time an artifact source of your choice would deal damage to you "
                 "this turn, prevent that damage.", cost=parse_cost("{2}"),
                 effect=_circle_of_protection("Artifact")),
 )))
 
-register(CardImpl("Think Twice", spell=SpellSpec((), draw(1)),
-                  flashback=parse_cost("{2}{U}")))
+CARDS.add(CardImpl("Think Twice", spell=SpellSpec((), draw(1)),
+                   flashback=parse_cost("{2}{U}")))
 
 
 def _replenish(game: Game, item: StackItem) -> None:
@@ -147,7 +151,7 @@ def _replenish(game: Game, item: StackItem) -> None:
             game.move(card, BATTLEFIELD, controller=item.controller, cause="replenish")
 
 
-register(CardImpl("Replenish", spell=SpellSpec((), _replenish)))
+CARDS.add(CardImpl("Replenish", spell=SpellSpec((), _replenish)))
 
-register(CardImpl("Exquisite Archangel", keywords=frozenset(("flying",)),
-                  loss_replacement=True))
+CARDS.add(CardImpl("Exquisite Archangel", keywords=frozenset(("flying",)),
+                   loss_replacement=True))

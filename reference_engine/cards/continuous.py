@@ -16,12 +16,12 @@ from reference_engine.cardimpl import (
     TYPE,
     AbilitySpec,
     CardImpl,
+    Cards,
     PlayerRules,
     SpellSpec,
     StaticSpec,
     TargetSpec,
     TriggerSpec,
-    register,
 )
 from reference_engine.cards.common import (
     ANY_TARGET,
@@ -43,6 +43,9 @@ from reference_engine.objects import Effect
 if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import Chars, GameObject, StackItem
+
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
 
 
 def _enchanted(game: Game, aura: GameObject, obj: GameObject, chars: Chars | None) -> bool:
@@ -81,16 +84,16 @@ ENCHANT_LAND = TargetSpec("land", text="enchant land")
 
 # -- power and toughness ------------------------------------------------------------------------
 
-register(CardImpl("Glorious Anthem", statics=(
+CARDS.add(CardImpl("Glorious Anthem", statics=(
     StaticSpec(PT_MODIFY, _yours_and_creature, _pt(1, 1), "Creatures you control get +1/+1."),
 )))
-register(CardImpl("Holy Strength", enchant=ENCHANT_CREATURE, statics=(
+CARDS.add(CardImpl("Holy Strength", enchant=ENCHANT_CREATURE, statics=(
     StaticSpec(PT_MODIFY, _enchanted, _pt(1, 2), "Enchanted creature gets +1/+2."),
 )))
-register(CardImpl("Weakness", enchant=ENCHANT_CREATURE, statics=(
+CARDS.add(CardImpl("Weakness", enchant=ENCHANT_CREATURE, statics=(
     StaticSpec(PT_MODIFY, _enchanted, _pt(-2, -1), "Enchanted creature gets -2/-1."),
 )))
-register(CardImpl("Pacifism", enchant=ENCHANT_CREATURE, statics=(
+CARDS.add(CardImpl("Pacifism", enchant=ENCHANT_CREATURE, statics=(
     StaticSpec(ABILITY, _enchanted, _flags("cant_attack", "cant_block"),
                "Enchanted creature can't attack or block."),
 )))
@@ -102,7 +105,7 @@ def _rancor_returns(game: Game, item: StackItem) -> None:
         game.move(card, HAND, cause="return")
 
 
-register(CardImpl("Rancor", enchant=ENCHANT_CREATURE, statics=(
+CARDS.add(CardImpl("Rancor", enchant=ENCHANT_CREATURE, statics=(
     StaticSpec(PT_MODIFY, _enchanted, _pt(2, 0), "Enchanted creature gets +2/+0."),
     StaticSpec(ABILITY, _enchanted, _keywords("trample"), "Enchanted creature has trample."),
 ), triggers=(
@@ -116,13 +119,13 @@ def _control_magic(game: Game, aura: GameObject, obj: GameObject, chars: Any) ->
     return aura.controller
 
 
-register(CardImpl("Control Magic", enchant=ENCHANT_CREATURE, statics=(
+CARDS.add(CardImpl("Control Magic", enchant=ENCHANT_CREATURE, statics=(
     StaticSpec(CONTROL, _enchanted, _control_magic, "You control enchanted creature."),
 )))
 
 _STUDY_PING = AbilitySpec("{T}: This creature deals 1 damage to any target.", tap=True,
                           targets=(ANY_TARGET,), effect=damage(1))
-register(CardImpl("Hermetic Study", enchant=ENCHANT_CREATURE, statics=(
+CARDS.add(CardImpl("Hermetic Study", enchant=ENCHANT_CREATURE, statics=(
     StaticSpec(ABILITY, _enchanted, _grant_ability(_STUDY_PING),
                'Enchanted creature has "{T}: This creature deals 1 damage to any target."'),
 )))
@@ -156,7 +159,7 @@ def _artifact_creature_or_land(game: Game, _controller: str, obj: Any) -> bool:
     return bool({"Artifact", "Creature", "Land"} & game.chars(obj).types)
 
 
-register(CardImpl("Icy Manipulator", abilities=(
+CARDS.add(CardImpl("Icy Manipulator", abilities=(
     AbilitySpec("{1}, {T}: Tap target artifact, creature, or land.", cost=parse_cost("{1}"),
                 tap=True, targets=(TargetSpec("permanent", _artifact_creature_or_land,
                                               "target artifact, creature, or land"),),
@@ -166,11 +169,11 @@ register(CardImpl("Icy Manipulator", abilities=(
 _BOLA_TAP = AbilitySpec("{T}, Unattach Leonin Bola: Tap target creature.", tap=True,
                         unattach=True, targets=(CREATURE,), effect=_tap_target)
 
-register(CardImpl("Bonesplitter", abilities=(_equip_ability("{1}"),), statics=(
+CARDS.add(CardImpl("Bonesplitter", abilities=(_equip_ability("{1}"),), statics=(
     StaticSpec(PT_MODIFY, lambda g, s, o, c: attached(g, s, o), _pt(2, 0),
                "Equipped creature gets +2/+0."),
 )))
-register(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
+CARDS.add(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
     StaticSpec(ABILITY, lambda g, s, o, c: attached(g, s, o), _grant_ability(_BOLA_TAP),
                'Equipped creature has "{T}, Unattach Leonin Bola: Tap target creature."'),
 )))
@@ -190,7 +193,7 @@ def _one_one(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None
     set_pt(chars, 1, 1)
 
 
-register(CardImpl("Living Plane", statics=(
+CARDS.add(CardImpl("Living Plane", statics=(
     StaticSpec(TYPE, _lands, _living_plane_types, "All lands are creatures, still lands."),
     StaticSpec(PT_SET, _lands, _one_one, "All lands are 1/1."),
 )))
@@ -214,7 +217,7 @@ def _value_pt(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> Non
     set_pt(chars, chars.mana_value, chars.mana_value)
 
 
-register(CardImpl("March of the Machines", statics=(
+CARDS.add(CardImpl("March of the Machines", statics=(
     StaticSpec(TYPE, _noncreature_artifact, _march_types,
                "Each noncreature artifact is an artifact creature."),
     StaticSpec(PT_SET, _animated_by_source, _value_pt,
@@ -234,7 +237,7 @@ def _opalescence_types(game: Game, src: GameObject, obj: GameObject, chars: Char
     _march_types(game, src, obj, chars)
 
 
-register(CardImpl("Opalescence", statics=(
+CARDS.add(CardImpl("Opalescence", statics=(
     StaticSpec(TYPE, _other_enchantment, _opalescence_types,
                "Each other enchantment is a creature, still an enchantment."),
     StaticSpec(PT_SET, _animated_by_source, _value_pt,
@@ -246,7 +249,7 @@ def _evil_presence(game: Game, aura: GameObject, obj: GameObject, chars: Chars) 
     set_land_types(chars, "Swamp")
 
 
-register(CardImpl("Evil Presence", enchant=ENCHANT_LAND, statics=(
+CARDS.add(CardImpl("Evil Presence", enchant=ENCHANT_LAND, statics=(
     StaticSpec(TYPE, _enchanted, _evil_presence, "Enchanted land is a Swamp."),
 )))
 
@@ -266,15 +269,15 @@ def _factory_animate(game: Game, item: StackItem) -> None:
     def pt(chars: Chars) -> None:
         set_pt(chars, 2, 2)
 
-    game.add_effect(Effect(TYPE, game._tick(), applies, types, "turn"))
-    game.add_effect(Effect(PT_SET, game._tick(), applies, pt, "turn"))
+    game.add_effect(Effect(TYPE, game.next_timestamp(), applies, types, "turn"))
+    game.add_effect(Effect(PT_SET, game.next_timestamp(), applies, pt, "turn"))
 
 
 def _assembly_worker(game: Game, _controller: str, obj: GameObject) -> bool:
     return "Assembly-Worker" in game.chars(obj).subtypes
 
 
-register(CardImpl("Mishra's Factory", abilities=(
+CARDS.add(CardImpl("Mishra's Factory", abilities=(
     AbilitySpec("{T}: Add {C}.", tap=True, produces=("C",)),
     AbilitySpec("{1}: Mishra's Factory becomes a 2/2 Assembly-Worker artifact creature until "
                 "end of turn. It's still a land.", cost=parse_cost("{1}"),
@@ -291,7 +294,7 @@ def _one_one_creature(game: Game, _controller: str, obj: GameObject) -> bool:
     return chars.power == 1 and chars.toughness == 1
 
 
-register(CardImpl("Pendelhaven", abilities=(
+CARDS.add(CardImpl("Pendelhaven", abilities=(
     AbilitySpec("{T}: Add {G}.", tap=True, produces=("G",)),
     AbilitySpec("{T}: Target 1/1 creature gets +1/+2 until end of turn.", tap=True,
                 targets=(TargetSpec("creature", _one_one_creature, "target 1/1 creature"),),
@@ -300,7 +303,7 @@ register(CardImpl("Pendelhaven", abilities=(
 
 # -- world enchantments -------------------------------------------------------------------------
 
-register(CardImpl("Concordant Crossroads", statics=(
+CARDS.add(CardImpl("Concordant Crossroads", statics=(
     StaticSpec(ABILITY, lambda g, s, o, c: "Creature" in c.types, _keywords("haste"),
                "All creatures have haste."),
 )))
@@ -313,7 +316,7 @@ def _of_chosen_type(game: Game, src: GameObject, obj: GameObject, chars: Chars) 
     return chosen is not None and "Creature" in chars.types and chosen in chars.subtypes
 
 
-register(CardImpl("Engineered Plague", choose_on_entry="creature_type", statics=(
+CARDS.add(CardImpl("Engineered Plague", choose_on_entry="creature_type", statics=(
     StaticSpec(PT_MODIFY, _of_chosen_type, _pt(-1, -1),
                "All creatures of the chosen type get -1/-1."),
 )))
@@ -325,10 +328,10 @@ def _controller_of(game: Game, src: GameObject, player: str) -> bool:
     return src.controller == player
 
 
-register(CardImpl("Exploration", player_rules=(
+CARDS.add(CardImpl("Exploration", player_rules=(
     PlayerRules(_controller_of, extra_land_plays=1),
 )))
-register(CardImpl("Spellbook", player_rules=(
+CARDS.add(CardImpl("Spellbook", player_rules=(
     PlayerRules(_controller_of, no_max_hand_size=True),
 )))
 
@@ -340,7 +343,7 @@ def _turf_wound(game: Game, item: StackItem) -> None:
     game.draw(item.controller, 1)
 
 
-register(CardImpl("Turf Wound", spell=SpellSpec((PLAYER,), _turf_wound)))
+CARDS.add(CardImpl("Turf Wound", spell=SpellSpec((PLAYER,), _turf_wound)))
 
 # -- characteristic-defining power and toughness -------------------------------------------------
 
@@ -353,7 +356,7 @@ def _swamps_you_control(game: Game, obj: GameObject) -> tuple[int, int]:
     return count, count
 
 
-register(CardImpl("Nightmare", keywords=frozenset(("flying",)), cda=_swamps_you_control))
+CARDS.add(CardImpl("Nightmare", keywords=frozenset(("flying",)), cda=_swamps_you_control))
 
 
 # -- durations: until end of combat (300.4) ------------------------------------------------------
@@ -370,11 +373,11 @@ def _jade_statue(game: Game, item: StackItem) -> None:
     def pt(chars: Chars) -> None:
         set_pt(chars, 3, 6)
 
-    game.add_effect(Effect(TYPE, game._tick(), None, types, "combat", target=statue.id))
-    game.add_effect(Effect(PT_SET, game._tick(), None, pt, "combat", target=statue.id))
+    game.add_effect(Effect(TYPE, game.next_timestamp(), None, types, "combat", target=statue.id))
+    game.add_effect(Effect(PT_SET, game.next_timestamp(), None, pt, "combat", target=statue.id))
 
 
-register(CardImpl("Jade Statue", abilities=(
+CARDS.add(CardImpl("Jade Statue", abilities=(
     AbilitySpec("{2}: Jade Statue becomes a 3/6 Golem artifact creature until end of combat. "
                 "Activate only during combat.", cost=parse_cost("{2}"), during_combat=True,
                 effect=_jade_statue),
@@ -388,8 +391,8 @@ def _purelace(game: Game, item: StackItem) -> None:
         chars.colors = ("W",)
 
     for target in game.legal_targets_of(item):
-        game.add_effect(Effect(COLOR, game._tick(), None, white, "object", target=target))
+        game.add_effect(Effect(COLOR, game.next_timestamp(), None, white, "object", target=target))
 
 
-register(CardImpl("Purelace", spell=SpellSpec(
+CARDS.add(CardImpl("Purelace", spell=SpellSpec(
     (TargetSpec("spell_or_permanent", text="target spell or permanent"),), _purelace)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_engine.cardimpl import REGISTRY, AbilitySpec, CardImpl, SpellSpec, register
+from reference_engine.cardimpl import AbilitySpec, CardImpl, Cards, SpellSpec
 from reference_engine.cards.common import (
     ANY_TARGET,
     CREATURE,
@@ -30,11 +30,12 @@ if TYPE_CHECKING:
     from reference_engine.objects import GameObject, StackItem
 
 
-_BEFORE = set(REGISTRY)
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
 
 
 def _vanilla(name: str, *keywords: str) -> None:
-    register(CardImpl(name, keywords=frozenset(keywords)))
+    CARDS.add(CardImpl(name, keywords=frozenset(keywords)))
 
 
 for _name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Snow-Covered Forest",
@@ -67,37 +68,37 @@ def _fireball(game: Game, item: StackItem) -> None:
         game.deal_damage(source(item), target, share)
 
 
-register(CardImpl("Seat of the Synod", abilities=(
+CARDS.add(CardImpl("Seat of the Synod", abilities=(
     AbilitySpec("{T}: Add {U}.", tap=True, produces=("U",)),
 )))
-register(CardImpl("Llanowar Elves", abilities=(
+CARDS.add(CardImpl("Llanowar Elves", abilities=(
     AbilitySpec("{T}: Add {G}.", tap=True, produces=("G",)),
 )))
-register(CardImpl("Mind Stone", abilities=(
+CARDS.add(CardImpl("Mind Stone", abilities=(
     AbilitySpec("{T}: Add {C}.", tap=True, produces=("C",)),
     AbilitySpec("{1}, {T}, Sacrifice Mind Stone: Draw a card.", cost=parse_cost("{1}"),
                 tap=True, sacrifice=True, effect=_mind_stone_draw),
 )))
-register(CardImpl("Prodigal Sorcerer", abilities=(
+CARDS.add(CardImpl("Prodigal Sorcerer", abilities=(
     AbilitySpec("{T}: Prodigal Sorcerer deals 1 damage to any target.", tap=True,
                 targets=(ANY_TARGET,), effect=damage(1)),
 )))
-register(CardImpl("Lightning Bolt", spell=SpellSpec((ANY_TARGET,), damage(3))))
-register(CardImpl("Shock", spell=SpellSpec((ANY_TARGET,), damage(2))))
-register(CardImpl("Giant Growth", spell=SpellSpec((CREATURE,), pump(3, 3))))
-register(CardImpl("Counterspell", spell=SpellSpec((SPELL,), counter_target)))
-register(CardImpl("Remove Soul", spell=SpellSpec((CREATURE_SPELL,), counter_target)))
-register(CardImpl("Terror", spell=SpellSpec((NONARTIFACT_NONBLACK_CREATURE,),
-                                            destroy(regenerate=False))))
-register(CardImpl("Murder", spell=SpellSpec((CREATURE,), destroy())))
-register(CardImpl("Unsummon", spell=SpellSpec((CREATURE,), bounce)))
-register(CardImpl("Inspiration", spell=SpellSpec((PLAYER,), draw(2, targeted=True))))
-register(CardImpl("Divination", spell=SpellSpec((), draw(2))))
-register(CardImpl("Mind Rot", spell=SpellSpec((PLAYER,), discard(2))))
-register(CardImpl("Lava Axe", spell=SpellSpec((PLAYER,), damage(5))))
-register(CardImpl("Fireball", spell=SpellSpec((ANY_TARGET,), _fireball, max_targets=99,
-                                              extra_target_cost=1)))
-register(CardImpl("Vindicate", spell=SpellSpec((PERMANENT,), destroy())))
+CARDS.add(CardImpl("Lightning Bolt", spell=SpellSpec((ANY_TARGET,), damage(3))))
+CARDS.add(CardImpl("Shock", spell=SpellSpec((ANY_TARGET,), damage(2))))
+CARDS.add(CardImpl("Giant Growth", spell=SpellSpec((CREATURE,), pump(3, 3))))
+CARDS.add(CardImpl("Counterspell", spell=SpellSpec((SPELL,), counter_target)))
+CARDS.add(CardImpl("Remove Soul", spell=SpellSpec((CREATURE_SPELL,), counter_target)))
+CARDS.add(CardImpl("Terror", spell=SpellSpec((NONARTIFACT_NONBLACK_CREATURE,),
+                                             destroy(regenerate=False))))
+CARDS.add(CardImpl("Murder", spell=SpellSpec((CREATURE,), destroy())))
+CARDS.add(CardImpl("Unsummon", spell=SpellSpec((CREATURE,), bounce)))
+CARDS.add(CardImpl("Inspiration", spell=SpellSpec((PLAYER,), draw(2, targeted=True))))
+CARDS.add(CardImpl("Divination", spell=SpellSpec((), draw(2))))
+CARDS.add(CardImpl("Mind Rot", spell=SpellSpec((PLAYER,), discard(2))))
+CARDS.add(CardImpl("Lava Axe", spell=SpellSpec((PLAYER,), damage(5))))
+CARDS.add(CardImpl("Fireball", spell=SpellSpec((ANY_TARGET,), _fireball, max_targets=99,
+                                               extra_target_cost=1)))
+CARDS.add(CardImpl("Vindicate", spell=SpellSpec((PERMANENT,), destroy())))
 
 #: the cards of the core game (self-play's default deck pool)
-CORE = frozenset(REGISTRY) - _BEFORE
+CORE = frozenset(impl.name for impl in CARDS)

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from reference_engine.cardimpl import (
     PT_MODIFY,
     CardImpl,
+    Cards,
     StaticSpec,
     TargetSpec,
     TriggerSpec,
-    register,
 )
 from reference_engine.cards.common import on_battlefield
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD
@@ -19,6 +19,9 @@ from reference_engine.constants import BATTLEFIELD, GRAVEYARD
 if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import Chars, GameObject, StackItem
+
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
 
 
 def _creature_card(game: Game, _controller: str, obj: GameObject) -> bool:
@@ -65,7 +68,7 @@ def _minus_one_power(game: Game, aura: GameObject, obj: GameObject, chars: Chars
         chars.power -= 1
 
 
-register(CardImpl("Animate Dead", enchant=ENCHANT_CREATURE_CARD_IN_GRAVEYARD, triggers=(
+CARDS.add(CardImpl("Animate Dead", enchant=ENCHANT_CREATURE_CARD_IN_GRAVEYARD, triggers=(
     TriggerSpec("etb", _animate, "When Animate Dead enters, if it's on the battlefield, return "
                 "enchanted creature card to the battlefield under your control and attach "
                 "Animate Dead to it."),
@@ -95,7 +98,7 @@ def _destroy_animated(game: Game, item: StackItem) -> None:
 
 # The Oracle wording of 2004 (before the Ninth Edition rewrite made it an Aura): a global
 # enchantment whose enters-play trigger targets a creature card in a graveyard.
-register(CardImpl("Animate Dead", triggers=(
+CARDS.add(CardImpl("Animate Dead", triggers=(
     TriggerSpec("etb", _animate_2004, "When Animate Dead comes into play, return target "
                 "creature card from a graveyard to play under your control. Animate Dead "
                 "enchants that creature.",
@@ -127,7 +130,7 @@ def _return_the_rest(game: Game, item: StackItem) -> None:
             game.move(card, BATTLEFIELD, controller=card.owner, cause="worldgorger")
 
 
-register(CardImpl("Worldgorger Dragon", keywords=frozenset(("flying", "trample")), triggers=(
+CARDS.add(CardImpl("Worldgorger Dragon", keywords=frozenset(("flying", "trample")), triggers=(
     TriggerSpec("etb", _exile_the_rest, "When Worldgorger Dragon enters, exile all other "
                 "permanents you control."),
     TriggerSpec("leaves", _return_the_rest, "When Worldgorger Dragon leaves the battlefield, "

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from reference_engine.cardimpl import (
     AbilitySpec,
     CardImpl,
+    Cards,
     SpellSpec,
     TargetSpec,
     TriggerSpec,
-    register,
 )
 from reference_engine.cards.common import on_battlefield, token_card
 from reference_engine.cards.continuous import ENCHANT_CREATURE
@@ -29,6 +29,9 @@ from reference_engine.objects import PlayPermission
 if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import Chars, GameObject, StackItem
+
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
 
 # -- Stone Giant: "destroy that creature", whatever it has become (2004 202.2a) -------------
 
@@ -87,7 +90,7 @@ _GIANT = AbilitySpec(
     effect=_stone_giant,
     bind=lambda spec, giant: replace(spec, targets=(_smaller_than_giant(giant),), bind=None),
 )
-register(CardImpl("Stone Giant", abilities=(_GIANT,)))
+CARDS.add(CardImpl("Stone Giant", abilities=(_GIANT,)))
 
 # -- Vanishing: an Aura that phases out what it enchants (2004 217.8d with a token) --------------
 
@@ -101,7 +104,7 @@ def _enchanted_phases_out(game: Game, item: StackItem) -> None:
         game.phase_out(creature)  # the Aura goes with it, attached to it
 
 
-register(CardImpl("Vanishing", enchant=ENCHANT_CREATURE, abilities=(
+CARDS.add(CardImpl("Vanishing", enchant=ENCHANT_CREATURE, abilities=(
     AbilitySpec("{U}{U}: Enchanted creature phases out.", cost=parse_cost("{U}{U}"),
                 effect=_enchanted_phases_out),
 )))
@@ -129,7 +132,7 @@ def _nurgles_rot(game: Game, item: StackItem) -> None:
     game.create_token(item.controller, item.controller, card, CardImpl("Plaguebearer of Nurgle"))
 
 
-register(CardImpl("Nurgle's Rot", enchant=ENCHANT_OPPONENTS_CREATURE, triggers=(
+CARDS.add(CardImpl("Nurgle's Rot", enchant=ENCHANT_OPPONENTS_CREATURE, triggers=(
     TriggerSpec("enchanted_dies", _nurgles_rot, "When enchanted creature dies, return Nurgle's "
                 "Rot to its owner's hand and you create a 1/3 black Demon creature token named "
                 "Plaguebearer of Nurgle."),
@@ -155,7 +158,7 @@ def _grant_flashback(game: Game, item: StackItem) -> None:
         game.changed()
 
 
-register(CardImpl("Snapcaster Mage", keywords=frozenset(("flash",)), triggers=(
+CARDS.add(CardImpl("Snapcaster Mage", keywords=frozenset(("flash",)), triggers=(
     TriggerSpec("etb", _grant_flashback, "When this creature enters, target instant or sorcery "
                 "card in your graveyard gains flashback until end of turn. The flashback cost "
                 "is equal to its mana cost.",
@@ -181,7 +184,7 @@ def _exile_and_permit(game: Game, item: StackItem) -> Iterator[Any]:
         game.changed()
 
 
-register(CardImpl("Lightstall Inquisitor", keywords=frozenset(("vigilance",)), triggers=(
+CARDS.add(CardImpl("Lightstall Inquisitor", keywords=frozenset(("vigilance",)), triggers=(
     TriggerSpec("etb", _exile_and_permit, "When this creature enters, each opponent exiles a "
                 "card from their hand and may play that card for as long as it remains exiled. "
                 "Each spell cast this way costs {1} more to cast. Each land played this way "
@@ -209,7 +212,7 @@ def _fetch_basic(game: Game, item: StackItem) -> Iterator[Any]:
     game.shuffle(name)
 
 
-register(CardImpl("Evolving Wilds", abilities=(
+CARDS.add(CardImpl("Evolving Wilds", abilities=(
     AbilitySpec("{T}, Sacrifice Evolving Wilds: Search your library for a basic land card, put "
                 "it onto the battlefield tapped, then shuffle.", tap=True, sacrifice=True,
                 effect=_fetch_basic),
@@ -219,12 +222,12 @@ register(CardImpl("Evolving Wilds", abilities=(
 
 
 def _exile_all_graveyards(game: Game, item: StackItem) -> None:
-    for name in game._turn_order_from_active():
+    for name in game.apnap_order():
         for card in list(game.players[name].graveyard):
             game.exile_object(card, cause="rest_in_peace")
 
 
-register(CardImpl("Rest in Peace", exile_instead_of_graveyard=True, triggers=(
+CARDS.add(CardImpl("Rest in Peace", exile_instead_of_graveyard=True, triggers=(
     TriggerSpec("etb", _exile_all_graveyards, "When Rest in Peace enters, exile all "
                 "graveyards."),
 )))
@@ -238,5 +241,5 @@ def _to_owners_graveyard(game: Game, item: StackItem) -> None:
 
 FACE_UP_EXILED_CARD = TargetSpec("card_in_exile", lambda game, _c, obj: not obj.face_down,
                                  "target face-up exiled card")
-register(CardImpl("Pull from Eternity", spell=SpellSpec((FACE_UP_EXILED_CARD,),
-                                                       _to_owners_graveyard)))
+CARDS.add(CardImpl("Pull from Eternity", spell=SpellSpec((FACE_UP_EXILED_CARD,),
+                                                        _to_owners_graveyard)))

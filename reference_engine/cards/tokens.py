@@ -9,9 +9,9 @@ from reference_engine.cardimpl import (
     ABILITY,
     AbilitySpec,
     CardImpl,
+    Cards,
     SpellSpec,
     StaticSpec,
-    register,
 )
 from reference_engine.cards.common import ANY_TARGET, damage, token_card
 from reference_engine.mana import parse_cost
@@ -19,6 +19,9 @@ from reference_engine.mana import parse_cost
 if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import Chars, GameObject, StackItem
+
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
 
 
 def _tokens(count: int, name: str, colors: tuple[str, ...], subtypes: tuple[str, ...],
@@ -32,13 +35,13 @@ def _tokens(count: int, name: str, colors: tuple[str, ...], subtypes: tuple[str,
     return effect
 
 
-register(CardImpl("Raise the Alarm", spell=SpellSpec(
+CARDS.add(CardImpl("Raise the Alarm", spell=SpellSpec(
     (), _tokens(2, "Soldier", ("W",), ("Soldier",)))))
 # A multi-word token name gives one creature type per word (216.1).
-register(CardImpl("Goblin Scouts", spell=SpellSpec(
+CARDS.add(CardImpl("Goblin Scouts", spell=SpellSpec(
     (), _tokens(3, "Goblin Scout", ("R",), ("Goblin", "Scout"), "mountainwalk"))))
 
-register(CardImpl("Triskelion", enters_with={"+1/+1": 3}, abilities=(
+CARDS.add(CardImpl("Triskelion", enters_with={"+1/+1": 3}, abilities=(
     AbilitySpec("Remove a +1/+1 counter from Triskelion: It deals 1 damage to any target.",
                 remove_counter="+1/+1", targets=(ANY_TARGET,), effect=damage(1)),
 )))
@@ -52,7 +55,7 @@ def _trample(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None
     chars.keywords = chars.keywords | {"trample"}
 
 
-register(CardImpl("Kavu Titan", kicker=parse_cost("{2}{G}"), kicked_counters={"+1/+1": 3},
-                  statics=(StaticSpec(ABILITY, _kicked, _trample,
-                                      "If Kavu Titan was kicked, it has trample."),)))
-register(CardImpl("Plague Stinger", keywords=frozenset(("flying", "infect"))))
+CARDS.add(CardImpl("Kavu Titan", kicker=parse_cost("{2}{G}"), kicked_counters={"+1/+1": 3},
+                   statics=(StaticSpec(ABILITY, _kicked, _trample,
+                                       "If Kavu Titan was kicked, it has trample."),)))
+CARDS.add(CardImpl("Plague Stinger", keywords=frozenset(("flying", "infect"))))

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.cardimpl import AbilitySpec, CardImpl, TriggerSpec, register
+from reference_engine import events as ev
+from reference_engine.cardimpl import AbilitySpec, CardImpl, Cards, TriggerSpec
 from reference_engine.cards.common import (
     OPPONENT,
     creature_card_in_your_graveyard,
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import GameObject, StackItem
 
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
+
 
 def _untapped(game: Game, source: GameObject, event: dict) -> bool:
     return not source.tapped
@@ -29,7 +33,7 @@ def _howling_mine(game: Game, item: StackItem) -> None:
     game.draw(game.active, 1)  # "that player": the player whose draw step it is
 
 
-register(CardImpl("Howling Mine", triggers=(
+CARDS.add(CardImpl("Howling Mine", triggers=(
     TriggerSpec("step", _howling_mine, "At the beginning of each player's draw step, if "
                 "Howling Mine is untapped, that player draws an additional card.",
                 condition=_untapped, intervening=True, step=DRAW, whose="each"),
@@ -41,7 +45,7 @@ def _phyrexian_arena(game: Game, item: StackItem) -> None:
     game.lose_life(item.controller, 1, "loss")
 
 
-register(CardImpl("Phyrexian Arena", triggers=(
+CARDS.add(CardImpl("Phyrexian Arena", triggers=(
     TriggerSpec("step", _phyrexian_arena, "At the beginning of your upkeep, you draw a card and "
                 "you lose 1 life.", step=UPKEEP),
 )))
@@ -52,7 +56,7 @@ def _gravedigger(game: Game, item: StackItem) -> None:
         game.move(game.objects[target], HAND, cause="return")
 
 
-register(CardImpl("Gravedigger", triggers=(
+CARDS.add(CardImpl("Gravedigger", triggers=(
     TriggerSpec("etb", _gravedigger, "When Gravedigger enters, you may return target creature "
                 "card from your graveyard to your hand.",
                 targets=(creature_card_in_your_graveyard(),), optional=True),
@@ -67,7 +71,7 @@ def _gain_one(game: Game, item: StackItem) -> None:
     game.gain_life(item.controller, 1)
 
 
-register(CardImpl("Soul Warden", triggers=(
+CARDS.add(CardImpl("Soul Warden", triggers=(
     TriggerSpec("creature_etb", _gain_one, "Whenever another creature enters, you gain 1 life.",
                 condition=_another_creature),
 )))
@@ -76,10 +80,10 @@ register(CardImpl("Soul Warden", triggers=(
 def _poison_defender(game: Game, item: StackItem) -> None:
     defender = other(game.active)
     game.players[defender].poison += 1
-    game._events.append(("poison", defender, 1))
+    game._events.append(ev.Poison(defender, 1))
 
 
-register(CardImpl("Swamp Mosquito", keywords=frozenset(("flying",)), triggers=(
+CARDS.add(CardImpl("Swamp Mosquito", keywords=frozenset(("flying",)), triggers=(
     TriggerSpec("unblocked", _poison_defender, "Whenever Swamp Mosquito attacks and isn't "
                 "blocked, defending player gets a poison counter."),
 )))
@@ -90,7 +94,7 @@ def _city_of_brass(game: Game, item: StackItem) -> None:
     game.deal_damage(item.source, item.controller, 1)
 
 
-register(CardImpl("City of Brass", abilities=(
+CARDS.add(CardImpl("City of Brass", abilities=(
     AbilitySpec("{T}: Add one mana of any color.", tap=True, any_color=True),
 ), triggers=(
     TriggerSpec("tapped", _city_of_brass, "Whenever City of Brass becomes tapped, it deals 1 "
@@ -104,7 +108,7 @@ def _spirit_for_opponent(game: Game, item: StackItem) -> None:
         game.create_token(item.controller, opponent, card, CardImpl("Spirit"))
 
 
-register(CardImpl("Forbidden Orchard", abilities=(
+CARDS.add(CardImpl("Forbidden Orchard", abilities=(
     AbilitySpec("{T}: Add one mana of any color.", tap=True, any_color=True),
 ), triggers=(
     TriggerSpec("tapped_for_mana", _spirit_for_opponent, "Whenever you tap Forbidden Orchard "
@@ -141,7 +145,7 @@ def _sneak_attack(game: Game, item: StackItem) -> Iterator[Any]:
     game.add_delayed("step", spec, item.controller, creature, step=END)
 
 
-register(CardImpl("Sneak Attack", abilities=(
+CARDS.add(CardImpl("Sneak Attack", abilities=(
     AbilitySpec("{R}: You may put a creature card from your hand onto the battlefield. That "
                 "creature gains haste. Sacrifice the creature at the beginning of the next end "
                 "step.", cost=parse_cost("{R}"), effect=_sneak_attack),

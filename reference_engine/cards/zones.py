@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 from reference_engine.cardimpl import (
     AbilitySpec,
     CardImpl,
+    Cards,
     PlayerRules,
     SpellSpec,
     StaticSpec,
     TriggerSpec,
-    register,
 )
 from reference_engine.cards.common import (
     ANY_TARGET,
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from reference_engine.game import Game
     from reference_engine.objects import Chars, GameObject, StackItem
 
+#: the cards this module defines, each checked as it is defined
+CARDS = Cards()
+
 
 def _phase_out(game: Game, item: StackItem) -> None:
     efreet = on_battlefield(game, item.source)
@@ -39,7 +42,7 @@ def _phase_out(game: Game, item: StackItem) -> None:
         game.phase_out(efreet)
 
 
-register(CardImpl("Rainbow Efreet", keywords=frozenset(("flying",)), abilities=(
+CARDS.add(CardImpl("Rainbow Efreet", keywords=frozenset(("flying",)), abilities=(
     AbilitySpec("{U}{U}: Rainbow Efreet phases out.", cost=parse_cost("{U}{U}"),
                 effect=_phase_out),
 )))
@@ -49,7 +52,7 @@ def _controller_of(game: Game, src: GameObject, player: str) -> bool:
     return src.controller == player
 
 
-register(CardImpl("Future Sight", player_rules=(
+CARDS.add(CardImpl("Future Sight", player_rules=(
     PlayerRules(_controller_of, top_card_revealed=True, play_top_card=True),
 )))
 
@@ -70,7 +73,7 @@ def _bomat_return(game: Game, item: StackItem) -> None:
         game.move(card, HAND, cause="bomat_courier")
 
 
-register(CardImpl("Bomat Courier", keywords=frozenset(("haste",)), abilities=(
+CARDS.add(CardImpl("Bomat Courier", keywords=frozenset(("haste",)), abilities=(
     AbilitySpec("{R}, Discard your hand, Sacrifice Bomat Courier: Put all cards exiled with "
                 "Bomat Courier into their owner's hand.", cost=parse_cost("{R}"),
                 sacrifice=True, discard_hand=True, effect=_bomat_return),
@@ -94,7 +97,7 @@ def _burning_wish(game: Game, item: StackItem) -> Iterator[Any]:
         game.exile_object(item.obj, cause="burning_wish")
 
 
-register(CardImpl("Burning Wish", spell=SpellSpec((), _burning_wish)))
+CARDS.add(CardImpl("Burning Wish", spell=SpellSpec((), _burning_wish)))
 
 
 def _contract_from_below(game: Game, item: StackItem) -> None:
@@ -107,8 +110,8 @@ def _contract_from_below(game: Game, item: StackItem) -> None:
     game.draw(name, 7)
 
 
-register(CardImpl("Contract from Below", ante_card=True,
-                  spell=SpellSpec((), _contract_from_below)))
+CARDS.add(CardImpl("Contract from Below", ante_card=True,
+                   spell=SpellSpec((), _contract_from_below)))
 
 
 def _extra_turns(count: int, *, targeted: bool) -> Any:
@@ -119,12 +122,12 @@ def _extra_turns(count: int, *, targeted: bool) -> Any:
     return effect
 
 
-register(CardImpl("Time Stretch", spell=SpellSpec((PLAYER,), _extra_turns(2, targeted=True))))
-register(CardImpl("Temporal Manipulation",
-                  spell=SpellSpec((), _extra_turns(1, targeted=False))))
-register(CardImpl("Time Walk", spell=SpellSpec((), _extra_turns(1, targeted=False))))
+CARDS.add(CardImpl("Time Stretch", spell=SpellSpec((PLAYER,), _extra_turns(2, targeted=True))))
+CARDS.add(CardImpl("Temporal Manipulation",
+                   spell=SpellSpec((), _extra_turns(1, targeted=False))))
+CARDS.add(CardImpl("Time Walk", spell=SpellSpec((), _extra_turns(1, targeted=False))))
 
-register(CardImpl("Mogg Fanatic", abilities=(
+CARDS.add(CardImpl("Mogg Fanatic", abilities=(
     AbilitySpec("Sacrifice Mogg Fanatic: It deals 1 damage to any target.", sacrifice=True,
                 targets=(ANY_TARGET,), effect=damage(1)),
 )))
@@ -168,7 +171,7 @@ def _emblem(game: Game, item: StackItem) -> None:
     game.new_emblem(item.controller, card, _EMBLEM)
 
 
-register(CardImpl("Elspeth, Knight-Errant", loyalty=4, abilities=(
+CARDS.add(CardImpl("Elspeth, Knight-Errant", loyalty=4, abilities=(
     AbilitySpec("+1: Create a 1/1 white Soldier creature token.", loyalty=1, effect=_soldier),
     AbilitySpec("+1: Target creature gets +3/+3 and gains flying until end of turn.",
                 loyalty=1, targets=(CREATURE,), effect=_plus_three_flying),
@@ -186,4 +189,4 @@ def _oust(game: Game, item: StackItem) -> None:
         game.gain_life(controller, 3)
 
 
-register(CardImpl("Oust", spell=SpellSpec((CREATURE,), _oust)))
+CARDS.add(CardImpl("Oust", spell=SpellSpec((CREATURE,), _oust)))

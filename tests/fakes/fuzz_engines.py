@@ -19,6 +19,7 @@ from conformance import mutants
 from conformance.mutants.patching import Patcher
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import IllegalActionError
+from reference_engine.events import Draw, ZoneChange
 from reference_engine.game import Game
 
 PLAYERS = ("A", "B")
@@ -38,17 +39,17 @@ class Fake(ReferenceEngine):
 
     answers_fresh_json = False
 
-    def _game_events(self, kind: str) -> list[tuple[Any, ...]]:
-        """The game's events of one kind not yet taken by ``events``."""
+    def _zone_changes(self) -> list[ZoneChange]:
+        """The game's zone changes not yet taken by ``events``."""
         assert self.game is not None
-        return [e for e in self.game.peek_events() if e[0] == kind]
+        return [e for e in self.game.peek_events() if isinstance(e, ZoneChange)]
 
-    def _performed(self, action: dict[str, Any]) -> list[tuple[Any, ...]]:
+    def _performed(self, action: dict[str, Any]) -> list[ZoneChange]:
         """Perform ``action``; the zone changes it made."""
         assert self.game is not None
         seen = len(self.game.peek_events())
         super().perform(action)
-        return [e for e in self.game.peek_events()[seen:] if e[0] == "zone_change"]
+        return [e for e in self.game.peek_events()[seen:] if isinstance(e, ZoneChange)]
 
 
 # ---- mutants (and patches like them), applied around every call ------------------------------
@@ -316,7 +317,7 @@ class LandLeftInHand(Fake):
     def perform(self, action: dict[str, Any]) -> None:
         moved = self._performed(action)
         if action.get("action") == "play_land":
-            self.ghosts |= {e[2] for e in moved if e[5] == "battlefield"}
+            self.ghosts |= {e.new_object for e in moved if e.to == "battlefield"}
 
     def observe(self, player: str | None = None) -> dict[str, Any]:
         seen = super().observe(player)
@@ -352,8 +353,8 @@ class KeepsIds(Fake):
         self.real: dict[int, int] = {}  # the id shown -> the engine's id now
 
     def _follow(self) -> None:
-        for event in self._game_events("zone_change"):
-            old, new = event[1], event[2]
+        for event in self._zone_changes():
+            old, new = event.object, event.new_object
             kept = self.shown.get(old, old)
             self.shown[new] = kept
             self.real[kept] = new
@@ -405,7 +406,8 @@ class ControllersGraveyard(Fake):
         moved = self._performed(action)
         game = self.game
         for event in moved:
-            old, new, source, to, owner = event[1], event[2], event[4], event[5], event[6]
+            old, new, source, to, owner = (event.object, event.new_object, event.from_zone,
+                                           event.to, event.owner)
             controller = controllers.get(old)
             if source == "battlefield" and to == "graveyard" and controller not in (
                     None, owner) and new in game.objects:
@@ -438,8 +440,8 @@ class DrawReordersLibrary(Fake):
         seen = len(self.game.peek_events())
         super().perform(action)
         for event in self.game.peek_events()[seen:]:
-            if event[0] == "draw":
-                self.game.players[event[1]].library.reverse()
+            if isinstance(event, Draw):
+                self.game.players[event.player].library.reverse()
 
 
 class GraveyardBottom(Fake):
@@ -449,7 +451,7 @@ class GraveyardBottom(Fake):
         game = self.game
         assert game is not None
         for event in self._performed(action):
-            new, to, owner = event[2], event[5], event[6]
+            new, to, owner = event.new_object, event.to, event.owner
             if to == "graveyard" and new in game.objects:
                 graveyard = game.players[owner].graveyard  # bottom first
                 graveyard.remove(game.objects[new])
@@ -582,8 +584,8 @@ class LandsEnterTapped(Fake):
         moved = self._performed(action)
         if action.get("action") == "play_land":
             for event in moved:
-                if event[5] == "battlefield" and event[2] in game.objects:
-                    game.objects[event[2]].tapped = True
+                if event.to == "battlefield" and event.new_object in game.objects:
+                    game.objects[event.new_object].tapped = True
 
 
 class CountsRejectedLandPlays(Fake):

@@ -1,0 +1,740 @@
+"""Whether an action is legal now, and if not, why: the one home of the rules of playing a
+land, casting a spell and activating an ability.
+
+Each rule is checked by one method that returns a reason code (a string, the ``reason`` of
+the protocol's ``illegal_action`` error) or ``None`` when the rule holds. The same methods
+build the list of legal actions (:meth:`Legality.legal_actions`) and judge one action
+(:meth:`Legality.refusal`, which :meth:`Legality.perform` calls): ``perform`` checks the
+action it is given and nothing else, never the list. Messages are worded from the code, in
+:data:`MESSAGES`, only when an action is refused.
+
+The list abbreviates two families of choices that grow too fast to list whole, as the
+protocol allows (docs/protocol.md, "Actions"): a spell with "any number of targets" is listed
+with up to :data:`LISTED_TARGETS` targets, and a blocker order one blocker at a time.
+``perform`` accepts every legal action, listed or not.
+
+Reason codes: ``game_over``, ``no_decision``, ``not_your_decision``, ``not_an_option``,
+``not_your_priority``, ``no_such_decision``, ``unexpected_field``, ``not_legal_now``,
+``not_in_hand``, ``not_a_land``, ``land_not_cast``, ``not_your_turn``, ``not_main_phase``,
+``stack_not_empty``, ``cant_play_lands``, ``no_land_play_left``, ``no_kicker``,
+``x_required``, ``x_not_allowed``, ``wrong_target_count``, ``duplicate_target``,
+``illegal_target``, ``cannot_pay``, ``not_on_battlefield``, ``not_controller``,
+``no_such_ability``, ``already_tapped``, ``summoning_sick``, ``not_during_combat``,
+``loyalty_used``, ``not_enough_loyalty``, ``no_counter_to_remove``, ``not_attached``; and,
+for payments, ``unexpected_payment``, ``bad_payment``, ``not_a_mana_source``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from reference_engine import mana
+from reference_engine.actions import Action
+from reference_engine.cardimpl import AbilitySpec
+from reference_engine.constants import (
+    BATTLEFIELD,
+    COLORS,
+    COMBAT,
+    GRAVEYARD,
+    MAIN_STEPS,
+    PHASE_OF_STEP,
+    PLAYERS,
+    PRIORITY,
+)
+from reference_engine.errors import IllegalActionError
+from reference_engine.objects import GameObject, Player
+
+if TYPE_CHECKING:
+    from reference_engine.game import Game
+
+#: how many targets legal_actions() lists for a spell with "any number of targets"
+LISTED_TARGETS = 2
+NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
+#: the decisions other than priority, answered only while one of them is pending
+DECISION_KINDS = frozenset(("keep", "mulligan", "attack", "block", "done", "order_blockers",
+                            "discard", "choose"))
+_TIMING_CODES = frozenset(("not_your_turn", "not_main_phase", "stack_not_empty"))
+
+#: how each reason code is worded; ``{card}`` is the object's name (or its id), ``{player}``
+#: the actor, ``{kind}`` the action's kind, ``{what}`` what was played, ``{decision}`` and
+#: ``{waits}`` the pending decision and whose it is
+MESSAGES = {
+    "game_over": "the game is over",
+    "no_decision": "the game is not waiting for any action",
+    "not_your_decision": "the game waits for player {waits} to {decision}",
+    "not_an_option": "{kind} is not one of the options of the {decision} decision",
+    "not_your_priority": "player {waits} has priority",
+    "no_such_decision": "no {kind} decision is pending",
+    "unexpected_field": "{kind} takes no {fields}",
+    "unexpected_payment": "{kind} takes no payment",
+    "not_legal_now": "{kind} is not legal now",
+    "not_in_hand": "object {card} is not in {player}'s hand",
+    "not_a_land": "{card} is not a land: cast it instead",
+    "land_not_cast": "{card} is a land: it is played, not cast",
+    "not_your_turn": "{what} can be played only in your own turn",
+    "not_main_phase": "{what} can be played only in your main phase",
+    "stack_not_empty": "{what} can be played only while the stack is empty",
+    "cant_play_lands": "player {player} can't play lands this turn",
+    "no_land_play_left": "no land play is left this turn",
+    "no_kicker": "{card} has no kicker",
+    "x_required": "{card} needs a value for X",
+    "x_not_allowed": "{card} has no X in its cost",
+    "wrong_target_count": "{card} cannot take {count} target(s)",
+    "duplicate_target": "{card} names one target twice",
+    "illegal_target": "a target is not legal for {card}",
+    "cannot_pay": "the mana pool cannot pay for {card}",
+    "not_on_battlefield": "object {card} is not a permanent in play",
+    "not_controller": "player {player} does not control {card}",
+    "no_such_ability": "{card} has no ability {ability}",
+    "already_tapped": "{card} is tapped",
+    "summoning_sick": ("{card} has not been under {player}'s control since their most recent "
+                       "turn began"),
+    "not_during_combat": "{card}'s ability can be activated only during combat",
+    "loyalty_used": "a loyalty ability of {card} was already used this turn",
+    "not_enough_loyalty": "{card} has too few loyalty counters to pay for the ability",
+    "no_counter_to_remove": "{card} has no counter to remove for the ability's cost",
+    "not_attached": "no Equipment granting {card}'s ability is attached to pay its cost",
+}
+#: the fields each kind of priority action may carry besides ``kind`` and ``player``
+_PRIORITY_FIELDS = {
+    "pass": frozenset(), "concede": frozenset(), "play_land": frozenset({"card"}),
+    "cast": frozenset({"card", "targets", "x", "kicked", "payment", "pay_with"}),
+    "activate": frozenset({"card", "ability", "targets", "x", "payment", "pay_with"}),
+}
+_DEFAULTS = Action("pass", "A")
+
+
+def target_key(target: int | str) -> tuple[int, int | str]:
+    """The canonical order of targets: objects by id, then players."""
+    return (1, target) if isinstance(target, str) else (0, target)
+
+
+def refuse(game: Game, action: Action, code: str, **words: Any) -> IllegalActionError:
+    """The error for ``action`` refused with ``code``, its message worded from MESSAGES."""
+    obj = game.objects.get(action.card) if action.card is not None else None
+    decision = game.decision
+    fields = {
+        "card": obj.card.name if obj is not None else action.card,
+        "player": action.player, "kind": action.kind, "ability": action.ability,
+        "what": obj.card.name if obj is not None else "it",
+        "decision": decision.kind if decision is not None else None,
+        "waits": decision.player if decision is not None else None,
+        "count": len(action.targets),
+        "fields": ", ".join(stray_fields(action)) if action.kind in _PRIORITY_FIELDS else "",
+    }
+    fields.update(words)
+    return IllegalActionError(code, MESSAGES[code].format(**fields))
+
+
+def stray_fields(action: Action) -> list[str]:
+    """The fields ``action`` sets that its kind does not take (a priority action)."""
+    allowed = _PRIORITY_FIELDS[action.kind]
+    return [name for name in ("card", "ability", "targets", "x", "attacker", "order", "choice",
+                              "kicked", "payment", "pay_with")
+            if name not in allowed and getattr(action, name) != getattr(_DEFAULTS, name)]
+
+
+class Legality:
+    """Legal actions and the checks behind them, for :class:`~reference_engine.game.Game`."""
+
+    # -- the two entry points -----------------------------------------------------------------
+
+    def legal_actions(self: Game) -> list[Action]:
+        """Every action a correct engine accepts now, for both players (concede included),
+        abbreviated as the module says."""
+        decision = self.decision
+        if self.result.over or decision is None:
+            return []
+        if decision.kind == PRIORITY:
+            return self._priority_actions(decision.player) + self._concede_actions
+        return list(decision.options or ()) + self._concede_actions
+
+    def perform(self: Game, action: Action) -> None:
+        """Check ``action`` and apply it.
+
+        :raises IllegalActionError: the action is not legal now; nothing has changed.
+        """
+        self.check(action)
+        if action.pay_with is not None:
+            self.apply(self._canonical(action))
+            return
+        action = self._canonical(action)
+        decision = self.decision
+        if action.kind == "order_blockers" and decision is not None and (
+                action not in set(decision.options or ())):
+            # A whole order given at once: play it as one choice per blocker.
+            so_far = len((decision.data or {}).get("so_far", ()))
+            for end in range(so_far + 1, len(action.order)):
+                self.apply(action._replace(order=action.order[:end]))
+            return
+        self.apply(action)
+
+    def check(self: Game, action: Action) -> None:
+        """What :meth:`perform` checks, without performing: the action as a whole, its
+        payment and its mana sources included.
+
+        :raises IllegalActionError: the action is not legal now.
+        """
+        if action.pay_with is not None:
+            self._check_paying(action)
+            return
+        action = self._canonical(action)
+        code = self.refusal(action)
+        if code is not None:
+            raise refuse(self, action, code)
+        if action.payment is not None:
+            self._check_payment(action)
+
+    def refusal(self: Game, action: Action) -> str | None:
+        """Why ``action`` is not legal now (a reason code), or None if it is, paid from the
+        mana pool as it stands (its ``payment`` and ``pay_with`` aside)."""
+        if self.result.over:
+            return "game_over"
+        decision = self.decision
+        if action.kind == "concede":
+            return "unexpected_field" if stray_fields(action) else None
+        if decision is None:
+            return "no_decision"
+        if decision.kind != PRIORITY:
+            if action.player != decision.player:
+                return "not_your_decision"
+            if action in set(decision.options or ()) or self._whole_blocker_order(action):
+                return None
+            return "not_an_option"
+        if action.player != decision.player:
+            return "not_your_priority"
+        if action.kind in DECISION_KINDS:
+            return "no_such_decision"
+        if action.kind not in _PRIORITY_FIELDS:
+            return "not_legal_now"
+        stray = stray_fields(action)
+        if stray:
+            paying = {"payment", "pay_with"}
+            return "unexpected_payment" if paying.issuperset(stray) else "unexpected_field"
+        if action.kind == "pass":
+            return None
+        name = action.player
+        obj = self.objects.get(action.card) if action.card is not None else None
+        if action.kind == "activate":
+            return self._activation_refusal(action, obj)
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        if obj is None or not self._playable(name, obj):
+            return "not_in_hand"
+        if action.kind == "play_land":
+            return self.land_refusal(obj) or self.land_play_refusal(name, sorcery_ok)
+        return self.cast_timing_refusal(name, obj, sorcery_ok) or self._spell_refusal(
+            action, obj)
+
+    # -- the checks: playing a land ------------------------------------------------------------
+
+    def land_refusal(self: Game, obj: GameObject) -> str | None:
+        """Whether ``obj``, in a zone its player may play from, is a land to play."""
+        if "Land" not in self.chars(obj).types:
+            return "not_a_land"
+        if obj.zone == GRAVEYARD:
+            return "not_in_hand"  # flashback and the like cast spells; no land is played there
+        return None
+
+    def land_play_refusal(self: Game, name: str, sorcery_ok: bool) -> str | None:
+        """Whether ``name`` may play a land now: timing, then what effects allow."""
+        if not sorcery_ok:
+            return self.timing_refusal(name)
+        rules = self.player_rules(name)
+        # "Can't" beats "can" (103.2): a prohibition wins over extra land plays.
+        if rules["cant_play_lands"]:
+            return "cant_play_lands"
+        if self.players[name].lands_played >= rules["land_plays"]:
+            return "no_land_play_left"
+        return None
+
+    def timing_refusal(self: Game, name: str) -> str:
+        """Why ``name`` cannot play something at sorcery speed now."""
+        if self.active != name:
+            return "not_your_turn"
+        if self.step not in MAIN_STEPS:
+            return "not_main_phase"
+        return "stack_not_empty"
+
+    # -- the checks: casting a spell ----------------------------------------------------------
+
+    def cast_timing_refusal(self: Game, name: str, obj: GameObject,
+                            sorcery_ok: bool) -> str | None:
+        """Whether the card may be cast now as far as its type and timing go."""
+        types = self.chars(obj).types
+        if "Land" in types:
+            return "land_not_cast"
+        if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):
+            return self.timing_refusal(name)
+        return None
+
+    def _spell_refusal(self: Game, action: Action, obj: GameObject) -> str | None:
+        impl = obj.impl
+        spell = impl.spell
+        if action.kicked and impl.kicker is None:
+            return "no_kicker"
+        targets = action.targets
+        cost = self.spell_cost(obj, len(targets), action.kicked)
+        if cost.x and action.x is None:
+            return "x_required"
+        if not cost.x and action.x is not None:
+            return "x_not_allowed"
+        if impl.enchant is not None:
+            specs = (impl.enchant,)
+        elif spell is None:
+            specs = ()
+        elif spell.max_targets:
+            if not 1 <= len(targets) <= spell.max_targets:
+                return "wrong_target_count"
+            specs = (spell.targets[0],) * len(targets)
+        else:
+            specs = spell.targets
+        if len(targets) != len(specs):
+            return "wrong_target_count"
+        if len(set(targets)) != len(targets):
+            return "duplicate_target"
+        if not mana.can_pay(self.players[action.player].pool, cost, action.x or 0):
+            return "cannot_pay"
+        for spec, target in zip(specs, targets, strict=True):
+            # An Aura cannot enchant itself; no other spell's targets include it.
+            if (impl.enchant is not None and target == obj.id) or not self.target_legal(
+                    spec, action.player, target):
+                return "illegal_target"
+        return None
+
+    def castable_zones(self: Game, name: str) -> list[GameObject]:
+        """Cards the player may cast or play from outside the hand: flashback cards in the
+        graveyard, the top card of the library with Future Sight, cards an effect lets them
+        play (a granted flashback, a card exiled that they may play)."""
+        player = self.players[name]
+        extra = [o for o in player.graveyard if o.impl.flashback is not None]
+        if player.library and self.player_rules(name)["play_top_card"]:
+            extra.append(player.library[-1])
+        if self.permissions:
+            for oid, permission in self.permissions.items():
+                obj = self.objects.get(oid)
+                if obj is not None and permission.player == name and obj not in extra:
+                    extra.append(obj)
+        return extra
+
+    def _playable(self: Game, name: str, obj: GameObject) -> bool:
+        return obj in self.players[name].hand or obj in self.castable_zones(name)
+
+    def spell_cost(self: Game, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
+        """What casting ``obj`` with that many targets costs now, kicked or not."""
+        impl = obj.impl
+        permission = self.permissions.get(obj.id)
+        if permission is not None and permission.cost is not None:
+            # A granted flashback: its cost instead of the mana cost. (Think Twice given one by
+            # Snapcaster Mage has two; the engine takes the granted one, never dearer.)
+            cost = permission.cost
+        elif obj.zone == GRAVEYARD and impl.flashback is not None:
+            cost = impl.flashback
+        else:
+            cost = mana.cost_of(obj.card.cost)
+        if permission is not None and permission.extra:
+            # "Each spell cast this way costs {1} more": the effect that let the card be cast
+            # refers to the spell it becomes (modern 400.7h).
+            cost = cost.plus_generic(permission.extra)
+        spell = impl.spell
+        if spell is not None and spell.extra_target_cost and targets > 1:
+            cost = cost.plus_generic(spell.extra_target_cost * (targets - 1))
+        if kicked and impl.kicker is not None:
+            cost = mana.Cost(tuple(a + b for a, b in zip(cost.colored, impl.kicker.colored,
+                                                          strict=True)),
+                             cost.generic + impl.kicker.generic, cost.x)
+        return cost
+
+    # -- the checks: activating an ability ----------------------------------------------------
+
+    def _activation_refusal(self: Game, action: Action, obj: GameObject | None) -> str | None:
+        if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
+            return "not_on_battlefield"
+        if obj.controller != action.player:
+            return "not_controller"
+        abilities = self.abilities(obj)
+        if action.ability is None or action.ability >= len(abilities):
+            return "no_such_ability"
+        spec = abilities[action.ability]
+        name = action.player
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        code = self.ability_refusal(obj, spec, sorcery_ok)
+        if code is not None:
+            return code
+        cost = spec.cost
+        if cost is not None and cost.x and action.x is None:
+            return "x_required"
+        if (cost is None or not cost.x) and action.x is not None:
+            return "x_not_allowed"
+        if cost is not None and cost.x and not mana.can_pay(self.players[name].pool, cost,
+                                                            action.x or 0):
+            return "cannot_pay"
+        targets = action.targets
+        if len(targets) != len(spec.targets):
+            return "wrong_target_count"
+        if len(set(targets)) != len(targets):
+            return "duplicate_target"
+        for target_spec, target in zip(spec.targets, targets, strict=True):
+            if (spec.equip and target == obj.id) or not self.target_legal(target_spec, name,
+                                                                          target):
+                return "illegal_target"
+        return None
+
+    def ability_refusal(self: Game, obj: GameObject, spec: AbilitySpec,
+                        sorcery_ok: bool) -> str | None:
+        """Whether ``obj``'s controller may activate ``spec`` now, targets aside: its timing
+        and every cost but X."""
+        if spec.tap:
+            if obj.tapped:
+                return "already_tapped"
+            # Haste lets a creature use {T} abilities at once (2004 212.3d, 2004 502.5).
+            sick = self.is_sick(obj) and "Creature" in self.chars(obj).types
+            if sick and not self.has(obj, "haste"):
+                return "summoning_sick"
+        if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
+            return self.timing_refusal(obj.controller)
+        if spec.during_combat and PHASE_OF_STEP[self.step] != COMBAT:
+            return "not_during_combat"
+        if spec.loyalty is not None:
+            if obj.loyalty_used == self.turn:
+                return "loyalty_used"  # one loyalty ability per planeswalker per turn
+            if spec.loyalty < 0 and obj.counters.get("loyalty", 0) < -spec.loyalty:
+                return "not_enough_loyalty"
+        if spec.remove_counter is not None and not obj.counters.get(spec.remove_counter):
+            return "no_counter_to_remove"
+        if spec.unattach and self._granting_equipment(obj, spec) is None:
+            return "not_attached"
+        if spec.cost is not None and mana.max_x(self.players[obj.controller].pool,
+                                                 spec.cost) < 0:
+            return "cannot_pay"
+        return None
+
+    # -- the checks: decisions other than priority ---------------------------------------------
+
+    def _whole_blocker_order(self: Game, action: Action) -> bool:
+        """A whole blocker order given at once, where the list extends the order so far by one
+        blocker at a time."""
+        decision = self.decision
+        if action.kind != "order_blockers" or decision is None or (
+                decision.kind != "order_blockers"):
+            return False
+        data = decision.data or {}
+        so_far = tuple(data.get("so_far", ()))
+        listed = {o.order[-1] for o in decision.options or ()}
+        rest = action.order[len(so_far):]
+        return (action.attacker == data.get("attacker") and action.order[:len(so_far)]
+                == so_far and sorted(rest) == sorted(listed))
+
+    # -- paying ------------------------------------------------------------------------------
+
+    def _check_paying(self: Game, action: Action) -> None:
+        """A cast or activation whose cost is paid by activating mana abilities as it is paid
+        (2004 rule 409.1f; modern 601.2g): the named sources, every one of them, or the sources
+        the engine picks ("auto": as few as possible, mana in the pool first). The action is
+        legal if it would be with their mana in the pool."""
+        if self.result.over:
+            raise refuse(self, action, "game_over")
+        if action.kind not in ("cast", "activate"):
+            raise IllegalActionError("unexpected_payment", f"{action.kind} takes no pay_with")
+        bare = self._canonical(action._replace(pay_with=None))
+        player = self.players[action.player]
+        plan = self._payment_plan(action)
+        real = player.pool
+        if plan is not None:
+            player.pool = list(real)
+            for _, _, made in plan:
+                for slot, amount in enumerate(made):
+                    player.pool[slot] += amount
+        try:
+            code = self.refusal(bare)
+        finally:
+            player.pool = real
+        if code is not None:
+            raise refuse(self, bare, code)
+        if plan is None:
+            raise IllegalActionError("cannot_pay", "the mana sources cannot pay the cost")
+        if bare.payment is not None:
+            self._check_payment_with(bare, plan)
+
+    def _payment_plan(self: Game, action: Action, sources: list[Any] | None = None,
+                      memo: dict[tuple[Any, ...], list[int] | None] | None = None
+                      ) -> list[tuple[GameObject, int, mana.Production]] | None:
+        """The sources to activate, each with the ability and what it adds, or None if they
+        cannot pay (``sources``: the player's, if already known; ``memo``: the plans already
+        made from those sources, by cost). Raises for a named object that is not a mana
+        source of the player."""
+        cost = self._cost_of(action)
+        if cost is None:
+            return []  # the action is illegal anyway: refusal() says why
+        if sources is None:
+            sources = self.mana_sources(action.player)
+        if action.pay_with == "auto":
+            chosen = list(sources)
+        else:
+            by_id = {obj.id: (obj, options) for obj, options in sources}
+            chosen = []
+            for ident in action.pay_with or ():
+                if ident not in by_id:
+                    raise IllegalActionError(
+                        "not_a_mana_source", f"object {ident} is not a mana source that "
+                        f"player {action.player} can activate now")
+                chosen.append(by_id[ident])
+        if action.kind == "activate" and any(obj.id == action.card for obj, _ in chosen):
+            spec = self._ability_spec(action)
+            if spec is not None and spec.tap and action.pay_with != "auto":
+                raise IllegalActionError("already_tapped", "a source tapped for mana cannot "
+                                         "also pay the {T} of the ability")
+            if spec is not None and spec.tap:
+                chosen = [c for c in chosen if c[0].id != action.card]
+        # The same sources pay for many listed actions (one per target): their plan is the
+        # same for the same cost and the same sources left.
+        key = (cost, action.x, len(chosen), action.card if len(chosen) < len(sources) else None)
+        if memo is not None and action.pay_with == "auto" and key in memo:
+            picks = memo[key]
+        else:
+            picks = mana.plan_sources(self.players[action.player].pool,
+                                      [[p for _, _, p in options] for _, options in chosen],
+                                      cost, action.x or 0, use_all=action.pay_with != "auto")
+            if memo is not None and action.pay_with == "auto":
+                memo[key] = picks
+        if picks is None:
+            return None
+        return [(obj, options[pick][0], options[pick][2])
+                for (obj, options), pick in zip(chosen, picks, strict=True) if pick >= 0]
+
+    def _cost_of(self: Game, action: Action) -> mana.Cost | None:
+        obj = self.objects.get(action.card) if action.card is not None else None
+        if obj is None:
+            return None
+        if action.kind == "cast":
+            return self.spell_cost(obj, len(action.targets), action.kicked)
+        spec = self._ability_spec(action)
+        if spec is None:
+            return None
+        return spec.cost or NO_COST
+
+    def _ability_spec(self: Game, action: Action) -> AbilitySpec | None:
+        obj = self.objects.get(action.card) if action.card is not None else None
+        if obj is None or obj.zone != BATTLEFIELD:
+            return None
+        abilities = self.abilities(obj)
+        index = action.ability or 0
+        return abilities[index] if 0 <= index < len(abilities) else None
+
+    def _check_payment(self: Game, action: Action) -> None:
+        cost = self._cost_of(action) or NO_COST
+        try:
+            mana.check_payment(self.players[action.player].pool, cost, action.x or 0,
+                               dict(action.payment or ()))
+        except ValueError as exc:
+            raise IllegalActionError("bad_payment", str(exc)) from None
+
+    def _check_payment_with(self: Game, action: Action,
+                            plan: list[tuple[GameObject, int, mana.Production]]) -> None:
+        pool = list(self.players[action.player].pool)
+        for _, _, made in plan:
+            for slot, amount in enumerate(made):
+                pool[slot] += amount
+        cost = self._cost_of(action) or NO_COST
+        try:
+            mana.check_payment(pool, cost, action.x or 0, dict(action.payment or ()))
+        except ValueError as exc:
+            raise IllegalActionError("bad_payment", str(exc)) from None
+
+    def _canonical(self: Game, action: Action) -> Action:
+        """"Any number of targets" is a set: list it in the canonical order (objects by id,
+        then players), as :meth:`legal_actions` does."""
+        if action.kind == "cast" and len(action.targets) > 1:
+            obj = self.objects.get(action.card) if action.card is not None else None
+            if obj is not None and obj.impl.spell is not None and obj.impl.spell.max_targets:
+                return action._replace(targets=tuple(sorted(action.targets, key=target_key)))
+        return action
+
+    def mana_sources(self: Game, name: str
+                     ) -> list[tuple[GameObject, list[tuple[int, str | None, mana.Production]]]]:
+        """The player's permanents with a mana ability they can activate now whose only cost
+        is {T}, each with its options: (ability index, colour chosen or None, mana added)."""
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        found = []
+        if self._tables_version != self.version:
+            self._build_tables()
+        for obj, specs in self._mana_tables[name]:
+            if obj.tapped:
+                continue
+            options: list[tuple[int, str | None, mana.Production]] = []
+            for index, spec in specs:
+                if self.ability_refusal(obj, spec, sorcery_ok) is not None:
+                    continue
+                if spec.any_color:
+                    options.extend((index, c, mana.production((c,))) for c in COLORS)
+                else:
+                    options.append((index, None, mana.production(spec.produces or ())))
+            if options:
+                found.append((obj, options))
+        return found
+
+    # -- listing -----------------------------------------------------------------------------
+
+    def _ability_table(self: Game, name: str) -> list[tuple[GameObject, int, AbilitySpec, bool]]:
+        """The activated abilities of the permanents ``name`` controls, in battlefield then
+        protocol order, each with whether its mana cost is free."""
+        if self._tables_version != self.version:
+            self._build_tables()
+        return self._ability_tables[name]
+
+    def _build_tables(self: Game) -> None:
+        # Which permanents are there, who controls them, whether they are phased out and what
+        # abilities they have all change only with the state version: scanning the board for
+        # them once per version, not on every priority, is most of what listing actions costs.
+        version = self.version
+        abilities: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {
+            name: [] for name in PLAYERS}
+        sources: dict[str, list[tuple[GameObject, list[tuple[int, AbilitySpec]]]]] = {
+            name: [] for name in PLAYERS}
+        for obj in self.battlefield:
+            if obj.phased_out:
+                continue
+            mine = abilities[obj.controller]
+            makes: list[tuple[int, AbilitySpec]] = []
+            for index, spec in enumerate(self.abilities(obj)):
+                free = spec.cost is None or spec.cost.is_free
+                mine.append((obj, index, spec, free))
+                if (spec.produces is not None or spec.any_color) and spec.tap and free and (
+                        not spec.sacrifice):
+                    makes.append((index, spec))
+            if makes:
+                sources[obj.controller].append((obj, makes))
+        self._ability_tables = abilities
+        self._mana_tables = sources
+        self._tables_version = version
+
+    def _priority_actions(self: Game, name: str) -> list[Action]:
+        """What the player with priority may do: the actions the pool pays for, then the casts
+        and activations that mana abilities would pay for, with ``pay_with: "auto"``."""
+        actions = self._pool_actions(name)
+        if not self._mana_wanted:
+            return actions
+        sources = self.mana_sources(name)
+        if not sources:
+            return actions
+        player = self.players[name]
+        real = player.pool
+        # Every source adding every mana it can: a superset, checked one by one below.
+        player.pool = list(real)
+        for _, options in sources:
+            for slot in {slot for _, _, made in options for slot in range(6) if made[slot]}:
+                player.pool[slot] += max(made[slot] for _, _, made in options)
+        try:
+            candidates = self._pool_actions(name, costly=True)
+        finally:
+            player.pool = real
+        listed = set(actions)
+        memo: dict[tuple[Any, ...], list[int] | None] = {}
+        for action in candidates:
+            if action not in listed:
+                paid = action._replace(pay_with="auto")
+                if self._payment_plan(paid, sources, memo):
+                    actions.append(paid)
+        return actions
+
+    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+        """The player's priority actions that the pool pays for; ``costly``: only the casts and
+        activations that cost mana (those a mana ability could make payable)."""
+        player = self.players[name]
+        actions = [] if costly else [self._pass_action[name]]
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        cards = player.hand
+        extra = self.castable_zones(name) if (
+            player.graveyard or player.library or self.permissions) else ()
+        if extra:
+            cards = cards + extra
+        if not costly and self.land_play_refusal(name, sorcery_ok) is None:
+            actions.extend(Action("play_land", name, card=o.id) for o in cards
+                           if self.land_refusal(o) is None)
+        wanted = False  # a spell castable now, or an ability with a mana cost
+        for obj in cards:
+            if self.cast_timing_refusal(name, obj, sorcery_ok) is not None:
+                continue
+            wanted = True
+            self._spell_actions(actions, player, obj)
+        for obj, index, spec, free in self._ability_table(name):
+            if free:
+                if costly:
+                    continue
+            else:
+                wanted = True
+            if spec.tap and obj.tapped:
+                continue  # ability_refusal() says no first thing: most lands, most of the time
+            self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+        if not costly:
+            # Whether mana abilities could pay for more: read by _priority_actions.
+            self._mana_wanted = wanted
+        return actions
+
+    def _spell_actions(self: Game, actions: list[Action], player: Player,
+                       obj: GameObject) -> None:
+        impl = obj.impl
+        spell = impl.spell
+        pool = player.pool
+        name = player.name
+        kicks = (False, True) if impl.kicker is not None else (False,)
+        for kicked in kicks:
+            base = self.spell_cost(obj, 1, kicked)
+            if mana.max_x(pool, base) < 0:
+                return
+            if impl.enchant is not None:
+                for target in self.target_candidates(impl.enchant, name):
+                    if target != obj.id:
+                        actions.append(Action("cast", name, card=obj.id, targets=(target,),
+                                              kicked=kicked))
+                continue
+            if spell is None or not spell.targets:
+                for x in _x_values(pool, base):
+                    actions.append(Action("cast", name, card=obj.id, x=x, kicked=kicked))
+                continue
+            if spell.max_targets:
+                candidates = sorted(self.target_candidates(spell.targets[0], name),
+                                    key=target_key)
+                # "Any number of targets" has exponentially many choices: the list shows
+                # those with up to LISTED_TARGETS targets; perform() accepts any number.
+                most = min(spell.max_targets, len(candidates), LISTED_TARGETS)
+                for count in range(1, most + 1):
+                    cost = self.spell_cost(obj, count, kicked)
+                    if mana.max_x(pool, cost) < 0:
+                        break
+                    xs = _x_values(pool, cost)
+                    for combo in itertools.combinations(candidates, count):
+                        for x in xs:
+                            actions.append(Action("cast", name, card=obj.id, targets=combo,
+                                                  x=x, kicked=kicked))
+                continue
+            pools = [self.target_candidates(spec, name) for spec in spell.targets]
+            xs = _x_values(pool, base)
+            for combo in itertools.product(*pools):
+                if len(set(combo)) != len(combo):
+                    continue
+                for x in xs:
+                    actions.append(Action("cast", name, card=obj.id, targets=combo, x=x,
+                                          kicked=kicked))
+
+    def _ability_actions(self: Game, actions: list[Action], player: Player, obj: GameObject,
+                         index: int, spec: AbilitySpec, sorcery_ok: bool) -> None:
+        if self.ability_refusal(obj, spec, sorcery_ok) is not None:
+            return
+        name = player.name
+        if not spec.targets:
+            cost = spec.cost
+            for x in _x_values(player.pool, cost) if cost else [None]:
+                actions.append(Action("activate", name, card=obj.id, ability=index, x=x))
+            return
+        pools = [self.target_candidates(t, name) for t in spec.targets]
+        for combo in itertools.product(*pools):
+            if len(set(combo)) == len(combo) and (not spec.equip or combo[0] != obj.id):
+                actions.append(Action("activate", name, card=obj.id, ability=index,
+                                      targets=combo))
+
+
+def _x_values(pool: list[int], cost: mana.Cost) -> list[int | None]:
+    if not cost.x:
+        return [None]
+    return list(range(mana.max_x(pool, cost) + 1))
