@@ -26,15 +26,13 @@ lethal damage: ``damage_assignment_order = False`` gives that rule).
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from reference_engine import events as ev
 from reference_engine.actions import Action
+from reference_engine.board import Board
 from reference_engine.constants import BATTLEFIELD, other
 from reference_engine.objects import Decision, GameObject, StackItem
-
-if TYPE_CHECKING:
-    from reference_engine.game import Game
 
 _LANDWALK = {"plainswalk": "Plains", "islandwalk": "Island", "swampwalk": "Swamp",
              "mountainwalk": "Mountain", "forestwalk": "Forest"}
@@ -85,12 +83,9 @@ def damage_divisions(power: int, lethal: Sequence[int], trample: bool, *,
     return divisions
 
 
-class CombatMixin:
-    #: blockers are put in a damage assignment order that restricts how damage is divided
-    #: (modern 509.2 and 510.1c before 2024-11); False: divided freely (2004 310.2c)
-    damage_assignment_order: ClassVar[bool] = True
+class Combat(Board):
 
-    def can_attack(self: Game, obj: GameObject) -> bool:
+    def can_attack(self, obj: GameObject) -> bool:
         if obj.controller != self.active or obj.tapped or obj.phased_out:
             return False
         chars = self.chars(obj)
@@ -100,7 +95,7 @@ class CombatMixin:
             return False
         return "haste" in chars.keywords or not self.is_sick(obj)
 
-    def can_block(self: Game, blocker: GameObject, attacker: GameObject) -> bool:
+    def can_block(self, blocker: GameObject, attacker: GameObject) -> bool:
         if blocker.tapped or blocker.controller == self.active or blocker.phased_out:
             return False
         chars = self.chars(blocker)
@@ -117,7 +112,7 @@ class CombatMixin:
                 return False  # landwalk: unblockable while the defender controls such a land
         return True
 
-    def _declare_attackers(self: Game) -> Generator[Decision, Action, None]:
+    def _declare_attackers(self) -> Generator[Decision, Action, None]:
         active = self.active
         declared: list[GameObject] = []
         while True:
@@ -138,7 +133,7 @@ class CombatMixin:
         for obj in declared:
             self.fire("attacks", obj)
 
-    def _declare_blockers(self: Game) -> Generator[Decision, Action, None]:
+    def _declare_blockers(self) -> Generator[Decision, Action, None]:
         defender = other(self.active)
         attackers = [o for o in self.battlefield if o.attacking]
         blocks: dict[int, int] = {}
@@ -178,7 +173,7 @@ class CombatMixin:
             order += tuple(b for b in blockers if b not in order)
             self.block_order[attacker.id] = order
 
-    def in_combat(self: Game, obj: GameObject) -> bool:
+    def in_combat(self, obj: GameObject) -> bool:
         """Still attacking or blocking: on the battlefield, not phased out (treated as though
         it does not exist, modern 702.26b; 2004: in the phased-out zone, 217.8c), still a
         creature, and not removed from combat (its flags, cleared by regeneration and control
@@ -186,7 +181,7 @@ class CombatMixin:
         return (obj.attacking or obj.blocking is not None) and obj.zone == BATTLEFIELD and (
             not obj.phased_out) and "Creature" in self.chars(obj).types  # 506.4; 2004 306.2
 
-    def blockers_in_combat(self: Game, attacker: GameObject) -> list[GameObject]:
+    def blockers_in_combat(self, attacker: GameObject) -> list[GameObject]:
         """The creatures still blocking ``attacker``, in damage assignment order."""
         blockers = []
         for blocker_id in self.block_order.get(attacker.id, ()):
@@ -196,7 +191,7 @@ class CombatMixin:
                 blockers.append(blocker)
         return blockers
 
-    def _combat_damage(self: Game) -> Iterator[Decision]:
+    def _combat_damage(self) -> Iterator[Decision]:
         """Combat damage is assigned by and to the creatures still in combat, then put on the
         stack (2004: assigned as it goes on the stack, 217.6e) or dealt at once (modern: a
         turn-based action as the combat damage step begins, 405.6e).
@@ -248,7 +243,7 @@ class CombatMixin:
             return iter(())
         return self._divide_combat_damage(plans, blocker_damage)
 
-    def _divide_combat_damage(self: Game, plans: list[_Plan],
+    def _divide_combat_damage(self, plans: list[_Plan],
                               blocker_damage: list[tuple[GameObject, int, int]]
                               ) -> Generator[Decision, Action, None]:
         """The attacking player chooses each division that has more than one legal answer
@@ -268,7 +263,7 @@ class CombatMixin:
             chosen.append((plan.attacker, action.choice))
         self._assign_combat_damage(chosen, blocker_damage)
 
-    def _assign_combat_damage(self: Game, chosen: list[tuple[GameObject, tuple[Any, ...]]],
+    def _assign_combat_damage(self, chosen: list[tuple[GameObject, tuple[Any, ...]]],
                               blocker_damage: list[tuple[GameObject, int, int]]) -> None:
         assignments: list[tuple[GameObject, Any, int]] = [
             (attacker, recipient, amount)
@@ -285,14 +280,14 @@ class CombatMixin:
         else:
             self._deal_combat_damage(assignments)
 
-    def _deal_combat_damage(self: Game, assignments: list[tuple[GameObject, Any, int]]) -> None:
+    def _deal_combat_damage(self, assignments: list[tuple[GameObject, Any, int]]) -> None:
         # 2004: damage on the stack is dealt as assigned even if its source has left play or
         # either creature has left combat since (310.4a, outside the seed), but not to a
         # creature no longer in play (310.4c; deal_damage checks the battlefield).
         for source, target, amount in assignments:
             self.deal_damage(source, target, amount, combat=True)
 
-    def _end_combat(self: Game) -> None:
+    def _end_combat(self) -> None:
         # Everything leaves combat, a 2004 permanent in the phased-out zone too: it phases in
         # out of combat (it left combat as it left play, 217.8c; 2004 306.2, outside the seed).
         for obj in [*self.battlefield, *self.zones_extra.get("phased_out", ())]:

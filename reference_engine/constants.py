@@ -50,3 +50,5 @@ MANA_TYPES = ("W", "U", "B", "R", "G", "C")
 
 #: the decision of the player who holds priority (any other is a choice such as a mulligan)
 PRIORITY = "priority"
+#: the card types of permanents: a card of none of them cannot be on the battlefield
+PERMANENT_TYPES = frozenset(("Artifact", "Creature", "Enchantment", "Land", "Planeswalker"))

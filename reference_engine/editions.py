@@ -23,6 +23,7 @@ from reference_engine.actions import Action
 from reference_engine.constants import BATTLEFIELD, HAND, LIBRARY, PHASED_OUT, PLAYERS
 from reference_engine.game import Game
 from reference_engine.objects import Decision, GameObject
+from spec.editions import CR2004, EDITIONS, MODERN
 
 _MAX_MODERN_MULLIGANS = 7
 
@@ -55,16 +56,28 @@ def _with_indirect(phased: list[GameObject], direct: list[GameObject]) -> list[G
 
 
 class Game2004(Game):
-    edition: ClassVar[str] = "cr2004"
+    edition: ClassVar[str] = CR2004.key
     extra_zones: ClassVar[tuple[str, ...]] = ("ante", "phased_out")
     pool_empties_each_step: ClassVar[bool] = False
     mana_burn: ClassVar[bool] = True
     combat_damage_uses_stack: ClassVar[bool] = True
-    legend_creature_type: ClassVar[bool] = True
-    lands_and_tokens_cost_zero: ClassVar[bool] = True
     #: 2004 310.2c: a blocked creature's damage is divided among its blockers as its
     #: controller chooses; no damage assignment order (it came with the 2009 rules)
     damage_assignment_order: ClassVar[bool] = False
+    planeswalkers: ClassVar[bool] = False
+    legend_creature_type: ClassVar[bool] = True
+    counters_annihilate: ClassVar[bool] = False
+    shields_follow_spells: ClassVar[bool] = False
+    lands_and_tokens_cost_zero: ClassVar[bool] = True
+    owners_order_rule_deaths: ClassVar[bool] = False
+    hidden_top_card_is_new: ClassVar[bool] = False
+
+    def _cda_applies(self, obj: GameObject) -> bool:
+        """Where a characteristic-defining ability works: in 2004 only in play (208.2)."""
+        return obj.zone == BATTLEFIELD
+
+    def _may_find_in(self, zone: int) -> bool:
+        return True  # the seed sets no limit on where an effect finds what it moved
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """101.4: the starting player decides fully first; each mulligan shuffles the hand
@@ -149,16 +162,22 @@ class Game2004(Game):
 
 
 class GameModern(Game):
-    edition: ClassVar[str] = "modern"
+    edition: ClassVar[str] = MODERN.key
     extra_zones: ClassVar[tuple[str, ...]] = ("ante", "command")
     pool_empties_each_step: ClassVar[bool] = True
     mana_burn: ClassVar[bool] = False
     combat_damage_uses_stack: ClassVar[bool] = False
+    damage_assignment_order: ClassVar[bool] = True
     planeswalkers: ClassVar[bool] = True
+    legend_creature_type: ClassVar[bool] = False
     counters_annihilate: ClassVar[bool] = True
     shields_follow_spells: ClassVar[bool] = True
+    lands_and_tokens_cost_zero: ClassVar[bool] = False
     owners_order_rule_deaths: ClassVar[bool] = True
     hidden_top_card_is_new: ClassVar[bool] = True
+
+    def _token_owner(self, creator: str, receiver: str) -> str:
+        return receiver  # the player under whose control it enters
 
     def _mulligans(self) -> Generator[Decision, Action, None]:
         """London mulligan (outside the seeds, modern rule 103.5): in turn order each player
@@ -238,4 +257,13 @@ class GameModern(Game):
             self.changed()
 
 
-EDITION_GAMES: dict[str, type[Game]] = {"cr2004": Game2004, "modern": GameModern}
+def _edition_games(*games: type[Game]) -> dict[str, type[Game]]:
+    """The games by edition key, which must be exactly the editions spec defines."""
+    found = {game.edition: game for game in games}
+    if set(found) != set(EDITIONS):
+        raise TypeError(f"the engine's editions {sorted(found)} are not spec's "
+                        f"{sorted(EDITIONS)}")
+    return {key: found[key] for key in EDITIONS}
+
+
+EDITION_GAMES = _edition_games(Game2004, GameModern)

@@ -10,15 +10,20 @@ creature in layer 4.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference_engine import events as ev
-from reference_engine.cardimpl import CONTROL, AbilitySpec, PlayerRules, StaticSpec
 from reference_engine.constants import BATTLEFIELD, STACK
-from reference_engine.objects import Chars, Effect, GameObject
-
-if TYPE_CHECKING:
-    from reference_engine.game import Game
+from reference_engine.objects import (
+    CONTROL,
+    AbilitySpec,
+    Chars,
+    ContinuousEffect,
+    GameObject,
+    PlayerRules,
+    StaticSpec,
+)
+from reference_engine.state import GameState
 
 #: where continuous effects apply, so characteristics depend on more than the card
 _BOARD_ZONES = frozenset((BATTLEFIELD, STACK))
@@ -43,10 +48,10 @@ class Continuous:
         self.modify = modify
 
 
-class LayersMixin:
+class Layers(GameState):
     """Characteristics, control and player rules for :class:`~reference_engine.game.Game`."""
 
-    def chars(self: Game, obj: GameObject) -> Chars:
+    def chars(self, obj: GameObject) -> Chars:
         if obj._chars_version == self.version and obj._chars is not None:
             return obj._chars
         if obj._chars_zone == obj.zone and obj._chars is not None:
@@ -85,7 +90,7 @@ class LayersMixin:
                                    and obj.impl.cda is None) else -1
         return chars
 
-    def _none_applies(self: Game, obj: GameObject, chars: Chars) -> bool:
+    def _none_applies(self, obj: GameObject, chars: Chars) -> bool:
         """Whether no continuous effect applies to a permanent whose characteristics, ``chars``,
         were computed with none applying. Each effect's ``applies`` reads the characteristics
         the earlier layers left, and those are the card's own when none applied, which differ
@@ -98,13 +103,13 @@ class LayersMixin:
                 return False
         return True
 
-    def _printed_chars(self: Game, obj: GameObject) -> Chars:
+    def _printed_chars(self, obj: GameObject) -> Chars:
         card = obj.card
         return Chars(card.name, card.cost, card.mana_value, card.colors,
                      frozenset(card.supertypes), frozenset(card.types), card.subtypes, None,
                      None, obj.impl.keywords)
 
-    def _base_chars(self: Game, obj: GameObject) -> Chars:
+    def _base_chars(self, obj: GameObject) -> Chars:
         card = obj.card
         power = card.power if isinstance(card.power, int) else None
         toughness = card.toughness if isinstance(card.toughness, int) else None
@@ -125,11 +130,7 @@ class LayersMixin:
             chars.power, chars.toughness = 0, 0  # outside play a * is 0 (2004 rule 208.2)
         return chars
 
-    def _cda_applies(self: Game, obj: GameObject) -> bool:
-        """Where a characteristic-defining ability works: in 2004 only in play (208.2)."""
-        return obj.zone == BATTLEFIELD
-
-    def _compute_chars(self: Game, obj: GameObject) -> Chars:
+    def _compute_chars(self, obj: GameObject) -> Chars:
         chars = self._base_chars(obj)
         if obj.face_down:
             # A face-down card outside the battlefield has no characteristics (406.3a).
@@ -169,7 +170,7 @@ class LayersMixin:
                 chars.abilities = intrinsic + chars.abilities
         return chars
 
-    def abilities(self: Game, obj: GameObject) -> tuple[AbilitySpec, ...]:
+    def abilities(self, obj: GameObject) -> tuple[AbilitySpec, ...]:
         """Activated abilities in protocol order: intrinsic basic-land mana abilities first
         (2004 rule 212.6d), then the card's own, then granted ones."""
         # The cache test of chars() inlined: these two are asked on every scan of the board.
@@ -177,12 +178,12 @@ class LayersMixin:
             return obj._chars.abilities  # type: ignore[union-attr]
         return self.chars(obj).abilities
 
-    def has(self: Game, obj: GameObject, keyword: str) -> bool:
+    def has(self, obj: GameObject, keyword: str) -> bool:
         if obj._chars_version == self.version:
             return keyword in obj._chars.keywords  # type: ignore[union-attr]
         return keyword in self.chars(obj).keywords
 
-    def continuous_effects(self: Game) -> list[Continuous]:
+    def continuous_effects(self) -> list[Continuous]:
         """Every continuous effect in force, in layer and timestamp order (cached)."""
         self._effects_reads += 1  # chars() tells what depends on the effects by this count
         if self._effects_version == self.version:
@@ -207,14 +208,14 @@ class LayersMixin:
         self._effects_version = self.version
         return found
 
-    def _statics_of(self: Game, source: GameObject) -> tuple[StaticSpec, ...]:
+    def _statics_of(self, source: GameObject) -> tuple[StaticSpec, ...]:
         # Read from the card, not from computed characteristics: that would be a cycle. (No
         # card of the pool removes the abilities of a permanent that has a static ability.)
         return () if source.face_down else source.impl.statics
 
     # -- control (layer 2) --------------------------------------------------------------------
 
-    def refresh_control(self: Game) -> None:
+    def refresh_control(self) -> None:
         """Apply control-changing effects: each permanent's controller is the one who put it
         onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
         if self._control_version != self.version:
@@ -246,7 +247,7 @@ class LayersMixin:
 
     # -- player rules -------------------------------------------------------------------------
 
-    def player_rules(self: Game, name: str) -> dict[str, Any]:
+    def player_rules(self, name: str) -> dict[str, Any]:
         """Rules for one player as card text changes them (103.1): land plays, hand size."""
         key = (self.version, self.turn)  # "this turn" rules change with the turn
         cached = self._player_rules.get(name)
@@ -266,7 +267,7 @@ class LayersMixin:
         self._player_rules[name] = (key, rules)
         return rules
 
-    def _player_rule_sources(self: Game) -> list[tuple[GameObject, PlayerRules]]:
+    def _player_rule_sources(self) -> list[tuple[GameObject, PlayerRules]]:
         found = []
         for source in self.battlefield:
             # The card's own rules first: most permanents have none, and then their
@@ -280,9 +281,16 @@ class LayersMixin:
                 found.append((source, spec))
         return found
 
-    def add_effect(self: Game, effect: Effect) -> None:
+    def add_effect(self, effect: ContinuousEffect) -> None:
         self.effects.append(effect)
         self.changed()
+
+    def _expire(self, duration: str) -> None:
+        """The effects that last ``duration`` ("turn", "combat", ...) end."""
+        kept = [e for e in self.effects if e.duration != duration]
+        if len(kept) != len(self.effects):
+            self.effects = kept
+            self.changed()
 
 
 _BINDS: dict[int, tuple[tuple[AbilitySpec, ...], bool]] = {}
@@ -309,12 +317,10 @@ def _binds(abilities: tuple[AbilitySpec, ...]) -> bool:
     return known[1]
 
 
-def _adapt(effect: Effect) -> Any:
+def _adapt(effect: ContinuousEffect) -> Any:
     test = effect.applies
     return lambda _game, _source, obj, _chars: test(obj)
 
-
-def _adapt_modify(effect: Effect) -> Any:
+def _adapt_modify(effect: ContinuousEffect) -> Any:
     modify = effect.modify
     return lambda _game, _source, _obj, chars: modify(chars)
-

@@ -27,11 +27,11 @@ for payments, ``unexpected_payment``, ``bad_payment``, ``not_a_mana_source``.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference_engine import mana
 from reference_engine.actions import Action
-from reference_engine.cardimpl import AbilitySpec
+from reference_engine.board import Board
 from reference_engine.constants import (
     BATTLEFIELD,
     COLORS,
@@ -43,10 +43,7 @@ from reference_engine.constants import (
     PRIORITY,
 )
 from reference_engine.errors import IllegalActionError
-from reference_engine.objects import GameObject, Player
-
-if TYPE_CHECKING:
-    from reference_engine.game import Game
+from reference_engine.objects import AbilitySpec, GameObject, Player
 
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
@@ -110,7 +107,7 @@ def target_key(target: int | str) -> tuple[int, int | str]:
     return (1, target) if isinstance(target, str) else (0, target)
 
 
-def refuse(game: Game, action: Action, code: str, **words: Any) -> IllegalActionError:
+def refuse(game: Legality, action: Action, code: str, **words: Any) -> IllegalActionError:
     """The error for ``action`` refused with ``code``, its message worded from MESSAGES."""
     obj = game.objects.get(action.card) if action.card is not None else None
     decision = game.decision
@@ -135,12 +132,12 @@ def stray_fields(action: Action) -> list[str]:
             if name not in allowed and getattr(action, name) != getattr(_DEFAULTS, name)]
 
 
-class Legality:
+class Legality(Board):
     """Legal actions and the checks behind them, for :class:`~reference_engine.game.Game`."""
 
     # -- the two entry points -----------------------------------------------------------------
 
-    def legal_actions(self: Game) -> list[Action]:
+    def legal_actions(self) -> list[Action]:
         """Every action a correct engine accepts now, for both players (concede included),
         abbreviated as the module says."""
         decision = self.decision
@@ -150,27 +147,7 @@ class Legality:
             return self._priority_actions(decision.player) + self._concede_actions
         return list(decision.options or ()) + self._concede_actions
 
-    def perform(self: Game, action: Action) -> None:
-        """Check ``action`` and apply it.
-
-        :raises IllegalActionError: the action is not legal now; nothing has changed.
-        """
-        self.check(action)
-        if action.pay_with is not None:
-            self.apply(self._canonical(action))
-            return
-        action = self._canonical(action)
-        decision = self.decision
-        if action.kind == "order_blockers" and decision is not None and (
-                action not in set(decision.options or ())):
-            # A whole order given at once: play it as one choice per blocker.
-            so_far = len((decision.data or {}).get("so_far", ()))
-            for end in range(so_far + 1, len(action.order)):
-                self.apply(action._replace(order=action.order[:end]))
-            return
-        self.apply(action)
-
-    def check(self: Game, action: Action) -> None:
+    def check(self, action: Action) -> None:
         """What :meth:`perform` checks, without performing: the action as a whole, its
         payment and its mana sources included.
 
@@ -186,7 +163,7 @@ class Legality:
         if action.payment is not None:
             self._check_payment(action)
 
-    def refusal(self: Game, action: Action) -> str | None:
+    def refusal(self, action: Action) -> str | None:
         """Why ``action`` is not legal now (a reason code), or None if it is, paid from the
         mana pool as it stands (its ``payment`` and ``pay_with`` aside)."""
         if self.result.over:
@@ -228,7 +205,7 @@ class Legality:
 
     # -- the checks: playing a land ------------------------------------------------------------
 
-    def land_refusal(self: Game, obj: GameObject) -> str | None:
+    def land_refusal(self, obj: GameObject) -> str | None:
         """Whether ``obj``, in a zone its player may play from, is a land to play."""
         if "Land" not in self.chars(obj).types:
             return "not_a_land"
@@ -236,7 +213,7 @@ class Legality:
             return "not_in_hand"  # flashback and the like cast spells; no land is played there
         return None
 
-    def land_play_refusal(self: Game, name: str, sorcery_ok: bool) -> str | None:
+    def land_play_refusal(self, name: str, sorcery_ok: bool) -> str | None:
         """Whether ``name`` may play a land now: timing, then what effects allow."""
         if not sorcery_ok:
             return self.timing_refusal(name)
@@ -248,7 +225,7 @@ class Legality:
             return "no_land_play_left"
         return None
 
-    def timing_refusal(self: Game, name: str) -> str:
+    def timing_refusal(self, name: str) -> str:
         """Why ``name`` cannot play something at sorcery speed now."""
         if self.active != name:
             return "not_your_turn"
@@ -258,7 +235,7 @@ class Legality:
 
     # -- the checks: casting a spell ----------------------------------------------------------
 
-    def cast_timing_refusal(self: Game, name: str, obj: GameObject,
+    def cast_timing_refusal(self, name: str, obj: GameObject,
                             sorcery_ok: bool) -> str | None:
         """Whether the card may be cast now as far as its type and timing go."""
         types = self.chars(obj).types
@@ -268,7 +245,7 @@ class Legality:
             return self.timing_refusal(name)
         return None
 
-    def _spell_refusal(self: Game, action: Action, obj: GameObject) -> str | None:
+    def _spell_refusal(self, action: Action, obj: GameObject) -> str | None:
         impl = obj.impl
         spell = impl.spell
         if action.kicked and impl.kicker is None:
@@ -302,7 +279,7 @@ class Legality:
                 return "illegal_target"
         return None
 
-    def castable_zones(self: Game, name: str) -> list[GameObject]:
+    def castable_zones(self, name: str) -> list[GameObject]:
         """Cards the player may cast or play from outside the hand: flashback cards in the
         graveyard, the top card of the library with Future Sight, cards an effect lets them
         play (a granted flashback, a card exiled that they may play)."""
@@ -317,10 +294,10 @@ class Legality:
                     extra.append(obj)
         return extra
 
-    def _playable(self: Game, name: str, obj: GameObject) -> bool:
+    def _playable(self, name: str, obj: GameObject) -> bool:
         return obj in self.players[name].hand or obj in self.castable_zones(name)
 
-    def spell_cost(self: Game, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
+    def spell_cost(self, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
         """What casting ``obj`` with that many targets costs now, kicked or not."""
         impl = obj.impl
         permission = self.permissions.get(obj.id)
@@ -347,7 +324,7 @@ class Legality:
 
     # -- the checks: activating an ability ----------------------------------------------------
 
-    def _activation_refusal(self: Game, action: Action, obj: GameObject | None) -> str | None:
+    def _activation_refusal(self, action: Action, obj: GameObject | None) -> str | None:
         if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
             return "not_on_battlefield"
         if obj.controller != action.player:
@@ -380,7 +357,7 @@ class Legality:
                 return "illegal_target"
         return None
 
-    def ability_refusal(self: Game, obj: GameObject, spec: AbilitySpec,
+    def ability_refusal(self, obj: GameObject, spec: AbilitySpec,
                         sorcery_ok: bool) -> str | None:
         """Whether ``obj``'s controller may activate ``spec`` now, targets aside: its timing
         and every cost but X."""
@@ -411,7 +388,7 @@ class Legality:
 
     # -- the checks: decisions other than priority ---------------------------------------------
 
-    def _whole_blocker_order(self: Game, action: Action) -> bool:
+    def _whole_blocker_order(self, action: Action) -> bool:
         """A whole blocker order given at once, where the list extends the order so far by one
         blocker at a time."""
         decision = self.decision
@@ -427,7 +404,7 @@ class Legality:
 
     # -- paying ------------------------------------------------------------------------------
 
-    def _check_paying(self: Game, action: Action) -> None:
+    def _check_paying(self, action: Action) -> None:
         """A cast or activation whose cost is paid by activating mana abilities as it is paid
         (2004 rule 409.1f; modern 601.2g): the named sources, every one of them, or the sources
         the engine picks ("auto": as few as possible, mana in the pool first). The action is
@@ -456,7 +433,7 @@ class Legality:
         if bare.payment is not None:
             self._check_payment_with(bare, plan)
 
-    def _payment_plan(self: Game, action: Action, sources: list[Any] | None = None,
+    def _payment_plan(self, action: Action, sources: list[Any] | None = None,
                       memo: dict[tuple[Any, ...], list[int] | None] | None = None
                       ) -> list[tuple[GameObject, int, mana.Production]] | None:
         """The sources to activate, each with the ability and what it adds, or None if they
@@ -502,7 +479,7 @@ class Legality:
         return [(obj, options[pick][0], options[pick][2])
                 for (obj, options), pick in zip(chosen, picks, strict=True) if pick >= 0]
 
-    def _cost_of(self: Game, action: Action) -> mana.Cost | None:
+    def _cost_of(self, action: Action) -> mana.Cost | None:
         obj = self.objects.get(action.card) if action.card is not None else None
         if obj is None:
             return None
@@ -513,7 +490,7 @@ class Legality:
             return None
         return spec.cost or NO_COST
 
-    def _ability_spec(self: Game, action: Action) -> AbilitySpec | None:
+    def _ability_spec(self, action: Action) -> AbilitySpec | None:
         obj = self.objects.get(action.card) if action.card is not None else None
         if obj is None or obj.zone != BATTLEFIELD:
             return None
@@ -521,7 +498,7 @@ class Legality:
         index = action.ability or 0
         return abilities[index] if 0 <= index < len(abilities) else None
 
-    def _check_payment(self: Game, action: Action) -> None:
+    def _check_payment(self, action: Action) -> None:
         cost = self._cost_of(action) or NO_COST
         try:
             mana.check_payment(self.players[action.player].pool, cost, action.x or 0,
@@ -529,7 +506,7 @@ class Legality:
         except ValueError as exc:
             raise IllegalActionError("bad_payment", str(exc)) from None
 
-    def _check_payment_with(self: Game, action: Action,
+    def _check_payment_with(self, action: Action,
                             plan: list[tuple[GameObject, int, mana.Production]]) -> None:
         pool = list(self.players[action.player].pool)
         for _, _, made in plan:
@@ -541,7 +518,7 @@ class Legality:
         except ValueError as exc:
             raise IllegalActionError("bad_payment", str(exc)) from None
 
-    def _canonical(self: Game, action: Action) -> Action:
+    def _canonical(self, action: Action) -> Action:
         """"Any number of targets" is a set: list it in the canonical order (objects by id,
         then players), as :meth:`legal_actions` does."""
         if action.kind == "cast" and len(action.targets) > 1:
@@ -550,7 +527,7 @@ class Legality:
                 return action._replace(targets=tuple(sorted(action.targets, key=target_key)))
         return action
 
-    def mana_sources(self: Game, name: str
+    def mana_sources(self, name: str
                      ) -> list[tuple[GameObject, list[tuple[int, str | None, mana.Production]]]]:
         """The player's permanents with a mana ability they can activate now whose only cost
         is {T}, each with its options: (ability index, colour chosen or None, mana added)."""
@@ -575,14 +552,14 @@ class Legality:
 
     # -- listing -----------------------------------------------------------------------------
 
-    def _ability_table(self: Game, name: str) -> list[tuple[GameObject, int, AbilitySpec, bool]]:
+    def _ability_table(self, name: str) -> list[tuple[GameObject, int, AbilitySpec, bool]]:
         """The activated abilities of the permanents ``name`` controls, in battlefield then
         protocol order, each with whether its mana cost is free."""
         if self._tables_version != self.version:
             self._build_tables()
         return self._ability_tables[name]
 
-    def _build_tables(self: Game) -> None:
+    def _build_tables(self) -> None:
         # Which permanents are there, who controls them, whether they are phased out and what
         # abilities they have all change only with the state version: scanning the board for
         # them once per version, not on every priority, is most of what listing actions costs.
@@ -608,7 +585,7 @@ class Legality:
         self._mana_tables = sources
         self._tables_version = version
 
-    def _priority_actions(self: Game, name: str) -> list[Action]:
+    def _priority_actions(self, name: str) -> list[Action]:
         """What the player with priority may do: the actions the pool pays for, then the casts
         and activations that mana abilities would pay for, with ``pay_with: "auto"``."""
         actions = self._pool_actions(name)
@@ -637,7 +614,7 @@ class Legality:
                     actions.append(paid)
         return actions
 
-    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
+    def _pool_actions(self, name: str, *, costly: bool = False) -> list[Action]:
         """The player's priority actions that the pool pays for; ``costly``: only the casts and
         activations that cost mana (those a mana ability could make payable)."""
         player = self.players[name]
@@ -671,7 +648,7 @@ class Legality:
             self._mana_wanted = wanted
         return actions
 
-    def _spell_actions(self: Game, actions: list[Action], player: Player,
+    def _spell_actions(self, actions: list[Action], player: Player,
                        obj: GameObject) -> None:
         impl = obj.impl
         spell = impl.spell
@@ -717,7 +694,7 @@ class Legality:
                     actions.append(Action("cast", name, card=obj.id, targets=combo, x=x,
                                           kicked=kicked))
 
-    def _ability_actions(self: Game, actions: list[Action], player: Player, obj: GameObject,
+    def _ability_actions(self, actions: list[Action], player: Player, obj: GameObject,
                          index: int, spec: AbilitySpec, sorcery_ok: bool) -> None:
         if self.ability_refusal(obj, spec, sorcery_ok) is not None:
             return

@@ -1,18 +1,33 @@
-"""The things a game is made of: players, objects (cards and tokens in zones), stack items,
-continuous effects, pending triggers, decisions, and computed characteristics.
+"""The things a game is made of, and how cards are described to the engine.
 
-Plain slotted classes: they are created and read on every step of the hot loop.
+Players, objects (cards and tokens in zones), stack items, continuous effects, pending triggers,
+decisions and computed characteristics: plain slotted classes, created and read on every step
+of the hot loop. Then a card's behaviour (:class:`CardImpl` and its specs; the card *data*,
+names, costs, types and Oracle text, is in spec/cards.yaml), and :class:`CardAPI`: the game as
+a card's behaviour sees it, every member a card may use, and nothing else. The two halves refer
+to each other (an object carries its card's behaviour; the behaviour acts on objects), so they
+are one module.
+
+A card's :data:`Resolution` is a function ``effect(game, item)`` run as its spell or ability
+resolves; when it needs a player's decision it returns a generator that yields a Decision and
+receives the action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Generator, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from reference_engine import events as ev
+from reference_engine.actions import Action
+from reference_engine.mana import Cost
 
 if TYPE_CHECKING:
-    from reference_engine.cardimpl import CardImpl, TriggerSpec
     from spec.cardpool import CardData
 
+Resolution = Callable[["CardAPI", "StackItem"], Iterator[Any] | None]
 
 class Player:
     __slots__ = (
@@ -146,7 +161,7 @@ class StackItem:
         self.data: dict[str, Any] = {}  # what the trigger saw (the event), kicker, ...
 
 
-class Effect:
+class ContinuousEffect:
     """A continuous effect from a resolved spell or ability, with a duration.
 
     ``applies(obj)`` decides which objects it affects; ``modify(chars)`` changes their
@@ -219,3 +234,210 @@ class Decision:
         self.options = options
         self.count = count
         self.data = data
+
+
+# Layers of continuous effects (modern rule 613; the 2004 rules order them the same way).
+CONTROL, TYPE, COLOR, ABILITY, PT_CDA, PT_SET, PT_MODIFY = 2, 4, 5, 6, 7.1, 7.2, 7.3
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSpec:
+    """One target. ``kind`` says where candidates come from: ``creature_or_player``
+    (also planeswalkers in the modern edition), ``creature``, ``player``, ``permanent``,
+    ``spell``, ``spell_or_permanent``, ``land``, ``card_in_graveyard``, ``card_in_exile``.
+    ``allows(game, controller, candidate)`` restricts further."""
+
+    kind: str
+    allows: Callable[[CardAPI, str, Any], bool] | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AbilitySpec:
+    """An activated ability: its costs, targets and effect. ``produces`` marks a mana ability
+    (it resolves at once, without the stack) and lists the mana it adds; ``any_color`` makes
+    it add one mana of a colour its controller chooses."""
+
+    text: str
+    cost: Cost | None = None
+    tap: bool = False
+    sacrifice: bool = False
+    remove_counter: str | None = None  # "Remove a +1/+1 counter from this": a cost
+    unattach: bool = False  # "Unattach this Equipment": a cost (Leonin Bola)
+    discard_hand: bool = False  # "Discard your hand": a cost (Bomat Courier)
+    loyalty: int | None = None  # a planeswalker's loyalty ability: + or - counters
+    targets: tuple[TargetSpec, ...] = ()
+    effect: Resolution | None = None
+    produces: tuple[str, ...] | None = None
+    any_color: bool = False
+    sorcery_speed: bool = False
+    during_combat: bool = False  # "Activate only during combat"
+    equip: bool = False  # an equip ability: attach to target creature you control
+    #: the object whose static ability grants this ability (its name in the text means it)
+    granted_by: int | None = None
+    #: an ability whose text names its own object ("less than Stone Giant's power"): gives the
+    #: ability as that object has it (202.2), so its targets can be checked against it
+    bind: Callable[[AbilitySpec, GameObject], AbilitySpec] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerSpec:
+    """A triggered ability. ``event`` is one of ``etb`` (this enters), ``creature_etb`` (a
+    creature enters), ``dies`` (this is put into a graveyard from the battlefield),
+    ``leaves`` (this leaves the battlefield), ``step`` (the beginning of ``step``; ``whose``
+    says of which player's turn: ``controller`` or ``each``), ``tapped`` (this becomes
+    tapped), ``tapped_for_mana`` (it is tapped for mana), ``attacks`` (this attacks),
+    ``unblocked`` (this attacks and isn't blocked), ``enchanted_dies`` (the permanent this is
+    attached to is put into a graveyard from the battlefield).
+    ``condition(game, source, event)`` filters; with ``intervening`` it is an intervening
+    "if" clause ("..., if Howling Mine is untapped, ..."), checked again as the ability
+    resolves, which then does nothing if it no longer holds (modern 603.4; 2004 410.10 says
+    the same, outside the seed); ``optional`` is a "may"."""
+
+    event: str
+    effect: Resolution
+    text: str
+    targets: tuple[TargetSpec, ...] = ()
+    condition: Callable[[CardAPI, GameObject, Any], bool] | None = None
+    intervening: bool = False
+    optional: bool = False
+    step: int | None = None
+    whose: str = "controller"
+
+
+@dataclass(frozen=True, slots=True)
+class StaticSpec:
+    """A static ability generating a continuous effect in ``layer`` on each object for which
+    ``applies(game, source, obj, chars)`` holds; ``modify(game, source, obj, chars)`` edits the
+    characteristics being computed. Layer 2 effects return the new controller instead."""
+
+    layer: float
+    applies: Callable[[CardAPI, GameObject, GameObject, Chars], bool]
+    modify: Callable[[CardAPI, GameObject, GameObject, Chars], Any]
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRules:
+    """A static ability that changes rules for a player: ``applies(game, source, player)``;
+    the fields say how."""
+
+    applies: Callable[[CardAPI, GameObject, str], bool]
+    extra_land_plays: int = 0
+    no_max_hand_size: bool = False
+    top_card_revealed: bool = False
+    play_top_card: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SpellSpec:
+    """What a spell targets and does on resolution. ``max_targets`` > len(targets) means "any
+    number of targets" of ``targets[0]``'s kind, each beyond the first costing
+    ``extra_target_cost`` more generic mana (Fireball)."""
+
+    targets: tuple[TargetSpec, ...] = ()
+    effect: Resolution | None = None
+    max_targets: int = 0
+    extra_target_cost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardImpl:
+    name: str
+    keywords: frozenset[str] = frozenset()
+    spell: SpellSpec | None = None
+    abilities: tuple[AbilitySpec, ...] = ()
+    triggers: tuple[TriggerSpec, ...] = ()
+    statics: tuple[StaticSpec, ...] = ()
+    player_rules: tuple[PlayerRules, ...] = ()
+    #: an Aura (2004: a local enchantment) and what it may enchant
+    enchant: TargetSpec | None = None
+    #: counters the permanent enters the battlefield with
+    enters_with: dict[str, int] = field(default_factory=dict)
+    kicker: Cost | None = None
+    #: extra counters it enters with if it was kicked (Kavu Titan)
+    kicked_counters: dict[str, int] = field(default_factory=dict)
+    flashback: Cost | None = None
+    #: characteristic-defining power and toughness: (game, obj) -> (power, toughness)
+    cda: Callable[[CardAPI, GameObject], tuple[int, int]] | None = None
+    #: "As this enters, choose a creature type" (Engineered Plague)
+    choose_on_entry: str | None = None
+    loyalty: int | None = None
+    #: "Remove this card from your deck before playing if you're not playing for ante."
+    ante_card: bool = False
+    #: "If you would lose the game, instead exile this and your life total becomes your
+    #: starting life total" (Exquisite Archangel)
+    loss_replacement: bool = False
+    #: "If a card or token would be put into a graveyard from anywhere, exile it instead"
+    #: (Rest in Peace)
+    exile_instead_of_graveyard: bool = False
+
+
+class CardAPI(Protocol):
+    """The game as a card sees it: what a card's behaviour (its effects, conditions, target
+    filters and static abilities) may read and do. The reference game implements it
+    (reference_engine/board.py and the layers below); a card that needs more adds a member here
+    first, so that this stays the whole of what cards depend on (docs/reference-engine.md)."""
+
+    objects: dict[int, GameObject]
+    players: dict[str, Player]
+    stack: list[StackItem]
+    exile: list[GameObject]
+    permissions: dict[int, PlayPermission]
+    active: str
+    turn: int
+
+    @property
+    def edition(self) -> str: ...
+
+    # -- reading the game
+    def chars(self, obj: GameObject) -> Chars: ...
+    def has(self, obj: GameObject, keyword: str) -> bool: ...
+    def live(self) -> list[GameObject]: ...
+    def legal_targets_of(self, item: StackItem) -> list[int | str]: ...
+    def find_moved(self, event: dict[str, Any]) -> GameObject | None: ...
+    def apnap_order(self) -> tuple[str, str]: ...
+    def cards_outside_the_game(self, name: str) -> list[GameObject]: ...
+    def next_timestamp(self) -> int: ...
+
+    # -- changing it
+    def changed(self) -> None: ...
+    def emit(self, event: ev.Event) -> None: ...
+    def move(self, obj: GameObject, to: int, *, controller: str | None = None,
+             bottom: bool = False, cause: str | None = None, attach: int | str | None = None,
+             exiled_with: int | None = None, face_down: bool = False,
+             from_top: int | None = None, tapped: bool = False) -> GameObject | None: ...
+    def together(self) -> AbstractContextManager[None]: ...
+    def exile_object(self, obj: GameObject, *, cause: str, exiled_with: int | None = None,
+                     face_down: bool = False) -> GameObject | None: ...
+    def put_into_graveyards(self, objs: list[GameObject], cause: str,
+                            causes: dict[int, str] | None = None, *, ordered: bool = True
+                            ) -> Generator[Decision, Action, None]: ...
+    def draw(self, name: str, count: int) -> None: ...
+    def shuffle(self, name: str) -> None: ...
+    def discard(self, name: str, count: int) -> Iterator[Decision]: ...
+    def deal_damage(self, source: GameObject | None, target: int | str, amount: int,
+                    *, combat: bool = False) -> None: ...
+    def gain_life(self, name: str, amount: int) -> None: ...
+    def lose_life(self, name: str, amount: int, cause: str) -> None: ...
+    def destroy(self, target: int, *, regenerate: bool = True) -> None: ...
+    def sacrifice(self, obj: GameObject) -> None: ...
+    def return_to_hand(self, target: int) -> None: ...
+    def counter(self, target: int) -> None: ...
+    def tap(self, obj: GameObject) -> None: ...
+    def attach(self, obj: GameObject, target: int | str) -> None: ...
+    def phase_out(self, obj: GameObject) -> None: ...
+    def ante_object(self, obj: GameObject) -> GameObject | None: ...
+    def create_token(self, creator: str, receiver: str, card: CardData, impl: CardImpl
+                     ) -> GameObject: ...
+    def new_emblem(self, owner: str, card: CardData, impl: CardImpl) -> GameObject | None: ...
+    def add_effect(self, effect: ContinuousEffect) -> None: ...
+    def grant_until(self, target: int, duration: str, *, keywords: frozenset[str] = frozenset(),
+                    power: int = 0, toughness: int = 0) -> None: ...
+    def pump_until_end_of_turn(self, target: int, power: int, toughness: int) -> None: ...
+    def add_delayed(self, event: str, spec: TriggerSpec, controller: str,
+                    source: GameObject, step: int | None = None) -> None: ...
+    def extra_turns_for(self, name: str, count: int) -> None: ...
+    def shield_from(self, player: str, source: int) -> None: ...
+    def choose(self, name: str, kind: str, values: list[Any], data: dict[str, Any] | None = None
+               ) -> Generator[Decision, Action, Any]: ...

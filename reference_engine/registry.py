@@ -10,8 +10,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 
-from reference_engine.cardimpl import CardDefinitionError, CardImpl, Cards
+from reference_engine.cardimpl import CardDefinitionError, Cards
 from reference_engine.cards import MODULES
+from reference_engine.objects import CardImpl
 from spec.cardpool import CardPool, default_pool
 
 

@@ -17,6 +17,7 @@ from reference_engine.constants import (
     LIBRARY,
     NO_PRIORITY_STEPS,
     OUTSIDE,
+    PERMANENT_TYPES,
     PLAYERS,
     STEP_BY_NAME,
     ZONE_BY_NAME,
@@ -26,7 +27,7 @@ from reference_engine.decks import FORMATS, deck_problems
 from reference_engine.editions import EDITION_GAMES
 from reference_engine.errors import BadRequestError, IllegalSetupError, UnsupportedError
 from reference_engine.events import ZoneChange
-from reference_engine.game import PERMANENT_TYPES, Game
+from reference_engine.game import Game
 from reference_engine.mana import pool_from_json
 from reference_engine.objects import GameObject
 from reference_engine.registry import implementation

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference_engine import events as ev
 from reference_engine.actions import Action
-from reference_engine.cardimpl import TriggerSpec
 from reference_engine.constants import BATTLEFIELD, other
-from reference_engine.objects import Decision, GameObject, PendingTrigger, StackItem
-
-if TYPE_CHECKING:
-    from reference_engine.game import Game
+from reference_engine.objects import Decision, GameObject, PendingTrigger, StackItem, TriggerSpec
+from reference_engine.state import GameState
+from reference_engine.targets import Targets
 
 
 class Delayed:
@@ -38,8 +36,8 @@ class Delayed:
         self.step = step
 
 
-class TriggersMixin:
-    def fire(self: Game, kind: str, subject: GameObject | None = None, **data: Any) -> None:
+class Triggers(Targets):
+    def fire(self, kind: str, subject: GameObject | None = None, **data: Any) -> None:
         """An event happened: queue every triggered ability it triggers."""
         event = {"kind": kind, "subject": subject, **data}
         version = self.version
@@ -62,7 +60,7 @@ class TriggersMixin:
                     self.delayed.remove(delayed)
                     self._queue(delayed.spec, delayed.source, delayed.controller, event)
 
-    def _trigger_sources(self: Game) -> list[GameObject]:
+    def _trigger_sources(self) -> list[GameObject]:
         if self._trigger_version == self.version:
             return self._trigger_cache
         found = [o for o in self.battlefield if not o.phased_out and self.chars(o).triggers]
@@ -70,7 +68,7 @@ class TriggersMixin:
         self._trigger_version = self.version
         return found
 
-    def _matches(self: Game, spec: TriggerSpec, source: GameObject, event: dict) -> bool:
+    def _matches(self, spec: TriggerSpec, source: GameObject, event: dict) -> bool:
         kind = event["kind"]
         subject = event["subject"]
         wanted = spec.event
@@ -103,13 +101,13 @@ class TriggersMixin:
             return False
         return spec.condition is None or spec.condition(self, source, event)
 
-    def _queue(self: Game, spec: TriggerSpec, source: GameObject, controller: str,
+    def _queue(self, spec: TriggerSpec, source: GameObject, controller: str,
                event: dict) -> None:
         self._trigger_key += 1
         self.triggered.append(PendingTrigger(self._trigger_key, spec, source, controller,
                                              event))
 
-    def _put_triggers_on_stack(self: Game) -> Generator[Decision, Action, None]:
+    def _put_triggers_on_stack(self) -> Generator[Decision, Action, None]:
         while self.triggered:
             pending, self.triggered = self.triggered, []
             for name in (self.active, other(self.active)):
@@ -127,7 +125,7 @@ class TriggersMixin:
                     mine.remove(chosen)
                     yield from self._trigger_to_stack(chosen)
 
-    def _trigger_to_stack(self: Game, pending: PendingTrigger) -> Generator[Decision, Action, None]:
+    def _trigger_to_stack(self, pending: PendingTrigger) -> Generator[Decision, Action, None]:
         spec = pending.spec
         targets: tuple[Any, ...] = ()
         if spec.targets:
@@ -153,10 +151,10 @@ class TriggersMixin:
         self.stack.append(item)
         self._events.append(ev.Trigger(pending.controller, pending.source.id, spec.text))
 
-    def add_delayed(self: Game, event: str, spec: TriggerSpec, controller: str,
+    def add_delayed(self, event: str, spec: TriggerSpec, controller: str,
                     source: GameObject, step: int | None = None) -> None:
         self.delayed.append(Delayed(event, spec, controller, source, step))
 
 
-def on_battlefield(game: Game, obj: GameObject) -> bool:
+def on_battlefield(game: GameState, obj: GameObject) -> bool:
     return obj.zone == BATTLEFIELD and obj.id in game.objects

@@ -8,21 +8,20 @@ from types import ModuleType
 
 import pytest
 
-from reference_engine.cardimpl import (
+from reference_engine.cardimpl import CardDefinitionError, Cards
+from reference_engine.cards import MODULES
+from reference_engine.constants import DRAW
+from reference_engine.mana import parse_cost
+from reference_engine.objects import (
     ABILITY,
     PT_MODIFY,
     AbilitySpec,
-    CardDefinitionError,
     CardImpl,
-    Cards,
     SpellSpec,
     StaticSpec,
     TargetSpec,
     TriggerSpec,
 )
-from reference_engine.cards import MODULES
-from reference_engine.constants import DRAW
-from reference_engine.mana import parse_cost
 from reference_engine.registry import REGISTRY, build_registry, implementation, implemented
 from spec.cardpool import default_pool
 

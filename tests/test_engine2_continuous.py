@@ -186,7 +186,7 @@ def test_engineered_plague_weakens_the_chosen_creature_type(edition):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_until_end_of_combat_ends_with_the_combat_phase(edition):
     # No card of the pool lasts "until end of combat": the engine's own effect stands in.
-    from reference_engine.objects import Effect
+    from reference_engine.objects import ContinuousEffect
 
     t = table(edition, "beginning_of_combat",
               battlefield=[h("bears", "Grizzly Bears", controller="A")])
@@ -196,7 +196,8 @@ def test_until_end_of_combat_ends_with_the_combat_phase(edition):
     def grow(chars):
         chars.power += 2
 
-    game.add_effect(Effect(7.3, game.next_timestamp(), lambda o: o.id == target, grow, "combat"))
+    game.add_effect(ContinuousEffect(7.3, game.next_timestamp(), lambda o: o.id == target, grow,
+                                     "combat"))
     assert pt(t, "bears") == (4, 2)
     t.advance("end_of_combat")
     assert pt(t, "bears") == (4, 2)  # not at the start of the end-of-combat step (300.4)

@@ -13,7 +13,7 @@ import pytest
 from reference_engine.constants import BATTLEFIELD
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import IllegalSetupError
-from reference_engine.game import _GameOver
+from reference_engine.state import GameOver
 from tests.enginekit import h, resolve, table
 
 EDITIONS = ("cr2004", "modern")
@@ -304,7 +304,7 @@ def test_a_loop_is_a_draw_only_if_it_can_never_end(monkeypatch, lives, draw):
     rounds = iter([(("the same board",), (20, 0, life, 0)) for life in lives])
     monkeypatch.setattr(game, "fingerprint", lambda: next(rounds))
     seen: dict = {}
-    with contextlib.suppress(_GameOver):
+    with contextlib.suppress(GameOver):
         for _ in lives:
             game._check_loop(seen)
     assert (game.result.over, game.result.draw) == (draw, draw)

@@ -20,7 +20,7 @@ from reference_engine.objects import StackItem
 def _later_card_data(p: Patcher) -> None:
     modern = ("__import__('spec.cardpool', fromlist=['default_pool']).default_pool()"
               ".edition('modern').get(card.name, card)")
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         f"frozenset({modern}.supertypes), frozenset(card.types), {modern}.subtypes,"))
 
@@ -56,7 +56,7 @@ def _activated_controller(p: Patcher) -> None:
         "\"Creatures\" in a static ability means creature cards in every zone: Glorious Anthem "
         "pumps the creature cards in hand and the creature spells on the stack.")
 def _statics_everywhere(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         "if obj.zone == BATTLEFIELD:\n        for effect in self.continuous_effects():",
         "if True:\n        for effect in self.continuous_effects():"))
 
@@ -142,7 +142,7 @@ def _source_any(p: Patcher) -> None:
         "+1/+1 and -1/-1 counters are kept on a permanent but do not change its power and "
         "toughness.")
 def _counters_inert(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         'delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)', "delta = 0"))
 
 
@@ -153,7 +153,7 @@ def _counters_inert(p: Patcher) -> None:
         "Power and toughness are given only to permanents: a creature card in hand, a creature "
         "spell and a creature card in a graveyard have none.")
 def _pt_only_in_play(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         'if "Creature" not in chars.types:',
         'if "Creature" not in chars.types or obj.zone != BATTLEFIELD:'))
 
@@ -209,7 +209,7 @@ def _no_cost_2004(p: Patcher) -> None:
         "Colour is not taken from the mana cost: every object is colourless unless an effect "
         "colours it.")
 def _no_colour(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "chars = Chars(card.name, cost, mana_value, card.colors,",
         "chars = Chars(card.name, cost, mana_value, () if not obj.token else card.colors,"))
 
@@ -218,7 +218,7 @@ def _no_colour(p: Patcher) -> None:
         "A land with a basic land type has the colour of the mana it makes (a Forest is green), "
         "though no coloured symbol is in its mana cost.")
 def _land_colour(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "chars = Chars(card.name, cost, mana_value, card.colors,",
         "chars = Chars(card.name, cost, mana_value, card.colors or tuple(sorted({"
         "{'Plains': 'W', 'Island': 'U', 'Swamp': 'B', 'Mountain': 'R', 'Forest': 'G'}[s] "
@@ -229,7 +229,7 @@ def _land_colour(p: Patcher) -> None:
 @mutant("multicoloured-first-colour-only", "cr2004:203.2b",
         "An object whose mana cost has symbols of two colours gets only the first one's colour.")
 def _first_colour(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "chars = Chars(card.name, cost, mana_value, card.colors,",
         "chars = Chars(card.name, cost, mana_value, card.colors[:1],"))
 
@@ -237,7 +237,7 @@ def _first_colour(p: Patcher) -> None:
 @mutant("blue-black-symbols-swapped", "cr2004:203.2c",
         "{U} is read as black and {B} as blue (the letters mixed up).")
 def _blue_black(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "chars = Chars(card.name, cost, mana_value, card.colors,",
         "chars = Chars(card.name, cost, mana_value, tuple({'U': 'B', 'B': 'U'}.get(c, c) "
         "for c in card.colors),"))
@@ -252,7 +252,7 @@ def _colour_choice(p: Patcher) -> None:
 @mutant("converted-cost-generic-only", "cr2004:203.3",
         "The converted mana cost counts only the generic part of the mana cost ({U}{U} is 0).")
 def _cmc_generic(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "mana_value = card.mana_value",
         "mana_value = sum(int(s) for s in __import__('re').findall(r'\\{(\\d+)\\}', "
         "card.cost or ''))"))
@@ -267,7 +267,7 @@ def _cmc_paid(p: Patcher) -> None:
         'card.cast_info = {"paid": (lambda c: sum(c.colored) + c.generic + c.x * (action.x or 0))'
         '(self.spell_cost(card, len(action.targets), action.kicked)),\n'
         '                  "x": action.x, "kicked": action.kicked,'))
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "chars = Chars(card.name, cost, mana_value, card.colors,",
         "if obj.zone == STACK and obj.cast_info and 'paid' in obj.cast_info:\n"
         "        mana_value = obj.cast_info['paid']\n"
@@ -281,7 +281,7 @@ def _cmc_paid(p: Patcher) -> None:
         "A 2004 local enchantment (type line \"Enchant Creature\") has no card type: it is not "
         "an enchantment.")
 def _enchant_untyped(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         "frozenset(card.supertypes), frozenset(t for t in card.types if not "
         "card.subtypes[:1] or not card.subtypes[0].startswith('Enchant ')), card.subtypes,"))
@@ -291,7 +291,7 @@ def _enchant_untyped(p: Patcher) -> None:
         "An object has one card type, the last on its type line: an artifact creature is only a "
         "creature, an artifact land only a land.")
 def _one_type(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         "frozenset(card.supertypes), frozenset(card.types[-1:]), card.subtypes,"))
 
@@ -299,7 +299,7 @@ def _one_type(p: Patcher) -> None:
 @mutant("first-subtype-only", "cr2004:205.3a",
         "A card keeps only the first subtype of its type line (Tropical Island only a Forest).")
 def _first_subtype(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes[:1],"))
 
@@ -307,7 +307,7 @@ def _first_subtype(p: Patcher) -> None:
 @mutant("subtype-words-not-split", "cr2004:205.3b",
         "The words after the dash are one subtype (\"Nightmare Dragon\", \"Forest Island\").")
 def _subtypes_joined(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         "frozenset(card.supertypes), frozenset(card.types), "
         "(' '.join(card.subtypes),) if card.subtypes else (),"))
@@ -316,7 +316,7 @@ def _subtypes_joined(p: Patcher) -> None:
 @mutant("enchant-subtype-dropped", "cr2004:205.3c",
         "A 2004 local enchantment loses its enchant subtype (Pacifism a plain enchantment).")
 def _enchant_subtype(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         "frozenset(card.supertypes), frozenset(card.types), tuple(s for s in card.subtypes "
         "if not s.startswith('Enchant ')),"))
@@ -326,7 +326,7 @@ def _enchant_subtype(p: Patcher) -> None:
         "A type line without a dash is read as subtypes: Lightning Bolt has the subtype "
         "Instant, Glorious Anthem the subtype Enchantment.")
 def _no_dash_subtypes(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
         "frozenset(card.supertypes), frozenset(card.types), "
         "card.subtypes or tuple(card.type_line.split()),"))
@@ -371,7 +371,7 @@ def _land_type_basic(p: Patcher) -> None:
         "Reminder text in parentheses is read as an ability: Tropical Island's \"({T}: Add {G} "
         "or {U} ...)\" gives it a third mana ability.")
 def _reminder_ability(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         "if intrinsic:\n            chars.abilities = intrinsic + chars.abilities",
         "if intrinsic:\n            chars.abilities = intrinsic + chars.abilities\n"
         "        chars.abilities = chars.abilities + tuple(\n"
@@ -385,7 +385,7 @@ def _reminder_ability(p: Patcher) -> None:
 @mutant("power-toughness-swapped", "cr2004:208.1",
         "Power and toughness are read the wrong way round (Savannah Lions 1/2).")
 def _pt_swapped(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "power, toughness, obj.impl.keywords)",
         "toughness, power, obj.impl.keywords)"))
 

@@ -11,9 +11,9 @@ from conformance.mutants.registry import mutant
 from reference_engine import combat, decks, mana
 from reference_engine.actions import Action
 from reference_engine.cards import choices, common, core
-from reference_engine.constants import BATTLEFIELD, HAND
+from reference_engine.constants import BATTLEFIELD, HAND, PERMANENT_TYPES
 from reference_engine.editions import Game2004
-from reference_engine.game import PERMANENT_TYPES, Game
+from reference_engine.game import Game
 from reference_engine.mana import cost_of
 from reference_engine.objects import Decision
 from reference_engine.setup import _Builder
@@ -293,7 +293,7 @@ def _round_up(p: Patcher) -> None:
 @mutant("negative-damage-heals", "cr2004:104.2",
         "Negative power is dealt as negative damage (the player gains life).")
 def _negative_damage(p: Patcher) -> None:
-    p.source(combat.CombatMixin._combat_damage,
+    p.source(combat.Combat._combat_damage,
              ("power = max(0, chars(attacker).power or 0)", "power = chars(attacker).power or 0"))
     p.source(Game.deal_damage, ("amount = max(0, amount)", "amount = amount"))
 

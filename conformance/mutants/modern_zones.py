@@ -55,7 +55,7 @@ def _aura_controller(p: Patcher) -> None:
         "Continuous effects of static abilities apply to cards in every zone but the stack, "
         "not only to permanents.")
 def _effects_everywhere(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, ("if obj.zone == BATTLEFIELD:",
+    p.source(layers.Layers._compute_chars, ("if obj.zone == BATTLEFIELD:",
                                                  "if obj.zone != STACK:"))
 
 
@@ -97,7 +97,7 @@ def _ability_at_once(p: Patcher) -> None:
         "A player's simultaneous triggered abilities go on the stack in the order they "
         "triggered; the player is not asked to order them.")
 def _own_triggers_fixed(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin._put_triggers_on_stack, ("if len(mine) == 1:", "if True:"))
+    p.source(triggers.Triggers._put_triggers_on_stack, ("if len(mine) == 1:", "if True:"))
 
 
 @mutant("ability-controlled-by-source-owner", "cr2004:217.6c modern:405.4",
@@ -122,7 +122,7 @@ def _one_pass_ends_step(p: Patcher) -> None:
         "A delayed triggered ability is carried out the moment its event happens, without "
         "going on the stack.")
 def _delayed_at_once(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin.fire, (
+    p.source(triggers.Triggers.fire, (
         "self._queue(delayed.spec, delayed.source, delayed.controller, event)",
         "delayed.spec.effect(self, StackItem(0, 'trigger', delayed.controller, "
         "source=delayed.source, ability=delayed.spec))"))
@@ -133,7 +133,7 @@ def _delayed_at_once(p: Patcher) -> None:
         "looked at on the battlefield, and then kept (Nightmare does not grow with new "
         "Swamps).")
 def _cda_fixed(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (
+    p.source(layers.Layers._base_chars, (
         "chars.power, chars.toughness = obj.impl.cda(self, obj)",
         'chars.power, chars.toughness = obj.chosen.setdefault("cda", obj.impl.cda(self, obj))'))
 
@@ -142,7 +142,7 @@ def _cda_fixed(p: Patcher) -> None:
         "A static ability's effect is locked in as its source enters, like a one-shot effect: "
         "it applies only to permanents already on the battlefield then.")
 def _static_snapshot(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         "if effect.layer != CONTROL and effect.applies(self, effect.source, obj, chars):",
         "if effect.layer != CONTROL and (effect.source is None or obj.timestamp <= "
         "effect.source.timestamp) and effect.applies(self, effect.source, obj, chars):"))
@@ -198,7 +198,7 @@ def _face_down_seen(p: Patcher) -> None:
         "A card exiled face down keeps its characteristics (a creature card there is still a "
         "2/2 creature); only its visibility changes.")
 def _face_down_characteristics(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, ("if obj.face_down:", "if False:"))
+    p.source(layers.Layers._compute_chars, ("if obj.face_down:", "if False:"))
 
 
 @mutant("exile-without-piles", "modern:406.5",
@@ -281,7 +281,7 @@ def _ante_copies(p: Patcher) -> None:
         "Only permanents' static abilities are in force: an emblem's ability does nothing from "
         "the command zone.")
 def _emblem_inert(p: Patcher) -> None:
-    p.source(layers.LayersMixin.continuous_effects, (
+    p.source(layers.Layers.continuous_effects, (
         'for source in self.zones_extra.get("command", ()):', "for source in ():"))
 
 

@@ -62,20 +62,20 @@ def _eot_never(p: Patcher) -> None:
 @mutant("until-end-of-combat-never-ends", "cr2004:300.4",
         "\"Until end of combat\" effects never end.", audit="M22")
 def _eoc_never(p: Patcher) -> None:
-    p.source(combat.CombatMixin._end_combat, ('self._expire("combat")', "pass"))
+    p.source(combat.Combat._end_combat, ('self._expire("combat")', "pass"))
 
 
 @mutant("your-upkeep-trigger-every-upkeep", "cr2004:300.5",
         "\"At the beginning of your upkeep\" triggers in every player's upkeep.")
 def _upkeep_any(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin._matches, (
+    p.source(triggers.Triggers._matches, (
         'if spec.whose == "controller" and self.active != source.controller:', "if False:"))
 
 
 @mutant("each-step-trigger-only-yours", "cr2004:300.5",
         "\"At the beginning of each player's draw step\" triggers only in its controller's.")
 def _each_mine(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin._matches, (
+    p.source(triggers.Triggers._matches, (
         'if spec.whose == "controller" and', 'if spec.whose in ("controller", "each") and'))
 
 

@@ -10,13 +10,12 @@ from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
 from reference_engine import combat, editions, layers
 from reference_engine.actions import Action
-from reference_engine.cardimpl import AbilitySpec
 from reference_engine.cards import choices, common
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD, MAIN_STEPS, STACK
 from reference_engine.editions import Game2004, GameModern
 from reference_engine.events import Cast
 from reference_engine.game import Game
-from reference_engine.objects import Decision, GameObject, StackItem
+from reference_engine.objects import AbilitySpec, Decision, GameObject, StackItem
 
 # The condition of sorcery timing, as Game.cast_timing_refusal spells it for spells and
 # Game.land_play_refusal for lands; the timing mutants replace it in one place only (spells,
@@ -101,7 +100,7 @@ def _sick_all(p: Patcher) -> None:
 @mutant("sick-creature-attacks", "cr2004:212.3d",
         "A summoning-sick creature may attack.")
 def _sick_attacks(p: Patcher) -> None:
-    p.source(combat.CombatMixin.can_attack,
+    p.source(combat.Combat.can_attack,
              ('return "haste" in chars.keywords or not self.is_sick(obj)', "return True"))
 
 
@@ -109,7 +108,7 @@ def _sick_attacks(p: Patcher) -> None:
         "Haste does nothing: a creature with haste is summoning sick like any other.",
         audit="M13")
 def _haste(p: Patcher) -> None:
-    p.source(combat.CombatMixin.can_attack,
+    p.source(combat.Combat.can_attack,
              ('return "haste" in chars.keywords or not self.is_sick(obj)',
               "return not self.is_sick(obj)"))
     p.source(Game.ability_refusal, ('if sick and not self.has(obj, "haste"):', "if sick:"))
@@ -119,7 +118,7 @@ def _haste(p: Patcher) -> None:
         "A creature that changes control is not summoning sick for its new controller.",
         audit="M12")
 def _control_sick(p: Patcher) -> None:
-    p.source(layers.LayersMixin.refresh_control, ("obj.controlled_since = self.turn", "pass"))
+    p.source(layers.Layers.refresh_control, ("obj.controlled_since = self.turn", "pass"))
 
 
 @mutant("sickness-only-in-entry-turn", "cr2004:212.3d",
@@ -418,7 +417,7 @@ def _token_no_types(p: Patcher) -> None:
 @mutant("effects-skip-tokens", "cr2004:216.2",
         "Continuous effects that affect permanents (Glorious Anthem) leave tokens alone.")
 def _effects_skip_tokens(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         "if obj.zone == BATTLEFIELD:\n        for effect in self.continuous_effects():",
         "if obj.zone == BATTLEFIELD and not obj.token:\n"
         "        for effect in self.continuous_effects():"))
@@ -454,7 +453,7 @@ def _keeps_tapped(p: Patcher) -> None:
         "A spell on the stack has no card types of its own: a creature card cast is no "
         "\"creature spell\" (it still resolves into play by its card's types).")
 def _spell_untyped(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         '    if "Creature" not in chars.types:\n        chars.power',
         '    if obj.zone == STACK:\n        chars.types = frozenset()\n'
         '    if "Creature" not in chars.types:\n        chars.power'))
@@ -486,7 +485,7 @@ _BASE_TYPES = "frozenset(card.supertypes), frozenset(card.types), card.subtypes,
 @mutant("artifact-subtypes-dropped", "cr2004:212.2c",
         "A noncreature artifact has no subtype: its artifact types (Equipment) are not read.")
 def _artifact_subtypes(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+    p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
         "card.subtypes,", '(() if card.types == ("Artifact",) else card.subtypes),')))
 
 
@@ -494,7 +493,7 @@ def _artifact_subtypes(p: Patcher) -> None:
         "Only the first of several subtypes is read (Worldgorger Dragon only a Nightmare, "
         "Tropical Island only a Forest).")
 def _first_subtype(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+    p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
         "card.subtypes,", "card.subtypes[:1],")))
 
 
@@ -502,7 +501,7 @@ def _first_subtype(p: Patcher) -> None:
         "A 2004 local enchantment has the modern subtype Aura, not \"Enchant\" and what it may "
         "enchant.")
 def _aura_subtype(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+    p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
         "card.subtypes,", '(("Aura",) if obj.impl.enchant is not None else card.subtypes),')))
 
 
@@ -510,7 +509,7 @@ def _aura_subtype(p: Patcher) -> None:
         "Instants and sorceries have their card type as subtype too (a type line read as "
         "\"Instant — Instant\").")
 def _spell_subtype(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+    p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
         "card.subtypes,",
         '(card.subtypes or tuple(t for t in card.types if t in ("Instant", "Sorcery"))),')))
 
@@ -519,7 +518,7 @@ def _spell_subtype(p: Patcher) -> None:
         "A land with a basic land type is basic (Tropical Island a basic land), whatever its "
         "supertypes.")
 def _basic_by_type(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+    p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
         "frozenset(card.supertypes),",
         '(frozenset(card.supertypes) | ({"Basic"} if set(card.subtypes) & {"Plains", "Island", '
         '"Swamp", "Mountain", "Forest"} else set())),')))
@@ -529,7 +528,7 @@ def _basic_by_type(p: Patcher) -> None:
         "Only basic lands have the mana abilities of their land types: a nonbasic land with "
         "basic land types and no rules text (Tropical Island) makes no mana.")
 def _intrinsic_basic(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         'if "Land" in chars.types:\n        intrinsic',
         'if "Land" in chars.types and "Basic" in chars.supertypes:\n        intrinsic'))
 
@@ -540,7 +539,7 @@ def _intrinsic_basic(p: Patcher) -> None:
 @mutant("artifacts-always-colourless", "cr2004:212.2d",
         "An artifact is colourless whatever effects say: an effect cannot make it white.")
 def _artifact_colourless(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         '    if "Creature" not in chars.types:\n        chars.power',
         '    if "Artifact" in chars.types:\n        chars.colors = ()\n'
         '    if "Creature" not in chars.types:\n        chars.power'))
@@ -550,7 +549,7 @@ def _artifact_colourless(p: Patcher) -> None:
         "An artifact creature card is a creature only: its artifact type is lost (Terror may "
         "target Ornithopter).")
 def _artifact_creature(p: Patcher) -> None:
-    p.source(layers.LayersMixin._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
+    p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
         "frozenset(card.types),",
         '(frozenset(card.types) - {"Artifact"} if "Creature" in card.types '
         'else frozenset(card.types)),')))
@@ -597,7 +596,7 @@ def _equipment_control_check(p: Patcher) -> None:
         "A control change of an equipped creature takes its Equipment along: the creature's "
         "new controller controls the Equipment too.")
 def _equipment_control_change(p: Patcher) -> None:
-    p.source(layers.LayersMixin.refresh_control, (
+    p.source(layers.Layers.refresh_control, (
         "            obj.controller = desired\n"
         "            obj.controlled_since = self.turn\n",
         "            obj.controller = desired\n"
@@ -703,7 +702,7 @@ def _aura_own_ability(p: Patcher) -> None:
         "A control change of an enchanted permanent takes the local enchantments on it along: "
         "the new controller controls them too.")
 def _aura_control_change(p: Patcher) -> None:
-    p.source(layers.LayersMixin.refresh_control, (
+    p.source(layers.Layers.refresh_control, (
         "            obj.controller = desired\n"
         "            obj.controlled_since = self.turn\n",
         "            obj.controller = desired\n"

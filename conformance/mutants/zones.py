@@ -131,14 +131,14 @@ def _priority_last(p: Patcher) -> None:
 @mutant("trigger-controlled-by-owner", "cr2004:217.6c modern:405.4",
         "A triggered ability is controlled by its source's owner, not its controller.")
 def _trigger_owner(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin.fire, ("self._queue(spec, source, source.controller, event)",
+    p.source(triggers.Triggers.fire, ("self._queue(spec, source, source.controller, event)",
                                            "self._queue(spec, source, source.owner, event)"))
 
 
 @mutant("triggers-nonactive-first", "modern:405.3",
         "Simultaneous triggers go on the stack non-active player's first (APNAP reversed).")
 def _triggers_nap(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin._put_triggers_on_stack, (
+    p.source(triggers.Triggers._put_triggers_on_stack, (
         "for name in (self.active, other(self.active)):",
         "for name in (other(self.active), self.active):"))
 
@@ -146,7 +146,7 @@ def _triggers_nap(p: Patcher) -> None:
 @mutant("triggers-seat-order", "modern:405.3",
         "Simultaneous triggers go on the stack A's first, then B's, whoever is active.")
 def _triggers_seats(p: Patcher) -> None:
-    p.source(triggers.TriggersMixin._put_triggers_on_stack, (
+    p.source(triggers.Triggers._put_triggers_on_stack, (
         "for name in (self.active, other(self.active)):", 'for name in ("A", "B"):'))
 
 
@@ -350,7 +350,7 @@ def _target_outside(p: Patcher) -> None:
         "A card in a hand or graveyard is controlled by its owner, so \"creatures you "
         "control\" (Glorious Anthem) pumps creature cards there.")
 def _statics_outside(p: Patcher) -> None:
-    p.source(layers.LayersMixin._compute_chars, (
+    p.source(layers.Layers._compute_chars, (
         "if obj.zone == BATTLEFIELD:\n        for effect in self.continuous_effects():",
         "if obj.zone != STACK:\n"
         "        for effect in self.continuous_effects():"))

@@ -8,20 +8,20 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from reference_engine import events as ev
-from reference_engine.cardimpl import AbilitySpec, CardImpl, Cards, SpellSpec
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import LAND, draw
 from reference_engine.constants import BATTLEFIELD, LIBRARY
 from reference_engine.mana import parse_cost
+from reference_engine.objects import AbilitySpec, CardImpl, SpellSpec
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import StackItem
+    from reference_engine.objects import CardAPI, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 
-def _innocent_blood(game: Game, item: StackItem) -> Iterator[Any]:
+def _innocent_blood(game: CardAPI, item: StackItem) -> Iterator[Any]:
     # APNAP (103.4): the active player chooses first, then the other; then all at once.
     chosen = []
     for name in game.apnap_order():
@@ -36,7 +36,7 @@ def _innocent_blood(game: Game, item: StackItem) -> Iterator[Any]:
 CARDS.add(CardImpl("Innocent Blood", spell=SpellSpec((), _innocent_blood)))
 
 
-def _brainstorm(game: Game, item: StackItem) -> Iterator[Any]:
+def _brainstorm(game: CardAPI, item: StackItem) -> Iterator[Any]:
     name = item.controller
     game.draw(name, 3)
     hand = game.players[name].hand
@@ -52,7 +52,7 @@ def _brainstorm(game: Game, item: StackItem) -> Iterator[Any]:
 CARDS.add(CardImpl("Brainstorm", spell=SpellSpec((), _brainstorm)))
 
 
-def _plow_under(game: Game, item: StackItem) -> Iterator[Any]:
+def _plow_under(game: CardAPI, item: StackItem) -> Iterator[Any]:
     lands = [game.objects[t] for t in game.legal_targets_of(item) if isinstance(t, int)]
     # Cards put into a library at once: each owner orders their own, the active player first
     # (2004 rule 217.2d; modern 401.4; 103.4 for the order of the choices).
@@ -72,7 +72,7 @@ def _plow_under(game: Game, item: StackItem) -> Iterator[Any]:
 CARDS.add(CardImpl("Plow Under", spell=SpellSpec((LAND, LAND), _plow_under)))
 
 
-def _wrath(game: Game, item: StackItem) -> Iterator[Any]:
+def _wrath(game: CardAPI, item: StackItem) -> Iterator[Any]:
     creatures = [o for o in game.live() if "Creature" in game.chars(o).types
                  and not game.has(o, "indestructible")]
     # Destroyed at once, no regeneration; each owner orders their cards (217.4c).
@@ -82,11 +82,11 @@ def _wrath(game: Game, item: StackItem) -> Iterator[Any]:
 CARDS.add(CardImpl("Wrath of God", spell=SpellSpec((), _wrath)))
 
 
-def _regenerate(game: Game, item: StackItem) -> None:
+def _regenerate(game: CardAPI, item: StackItem) -> None:
     creature = item.source
     if creature is not None and creature.id in game.objects and creature.zone == BATTLEFIELD:
         creature.regen_shields += 1
-        game._events.append(ev.RegenerationShield(creature.id))
+        game.emit(ev.RegenerationShield(creature.id))
 
 
 CARDS.add(CardImpl("Drudge Skeletons", abilities=(
@@ -102,7 +102,7 @@ def _circle_of_protection(quality: str) -> Any:
     def matches(chars: Any) -> bool:
         return quality in chars.colors or quality in chars.types
 
-    def effect(game: Game, item: StackItem) -> Iterator[Any]:
+    def effect(game: CardAPI, item: StackItem) -> Iterator[Any]:
         # A source may be a permanent, a spell, or an object something on the stack refers
         # to, even if it has left its zone (a Mogg Fanatic sacrificed for its ability), as it
         # last existed (modern 609.7a; 2004: the Gatherer ruling of 2004-10-04 agrees).
@@ -142,7 +142,7 @@ CARDS.add(CardImpl("Think Twice", spell=SpellSpec((), draw(1)),
                    flashback=parse_cost("{2}{U}")))
 
 
-def _replenish(game: Game, item: StackItem) -> None:
+def _replenish(game: CardAPI, item: StackItem) -> None:
     player = game.players[item.controller]
     cards = [o for o in player.graveyard if "Enchantment" in game.chars(o).types]
     with game.together():  # "Return all ...": one event

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.cardimpl import Effect, TargetSpec
 from reference_engine.constants import BATTLEFIELD
+from reference_engine.objects import Resolution, TargetSpec
 from spec.cardpool import CardData
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
 
 ANY_TARGET = TargetSpec("creature_or_player", text="any target")
 CREATURE = TargetSpec("creature", text="target creature")
@@ -27,19 +26,19 @@ OPPONENT = TargetSpec("player", lambda _game, controller, player: player != cont
                       "target opponent")
 
 
-def _yours(game: Game, controller: str, obj: GameObject) -> bool:
+def _yours(game: CardAPI, controller: str, obj: GameObject) -> bool:
     return obj.controller == controller
 
 
 CREATURE_YOU_CONTROL = TargetSpec("creature", _yours, "target creature you control")
 
 
-def _creature_card(game: Game, controller: str, obj: GameObject) -> bool:
+def _creature_card(game: CardAPI, controller: str, obj: GameObject) -> bool:
     return "Creature" in game.chars(obj).types
 
 
 def creature_card_in_your_graveyard() -> TargetSpec:
-    def allows(game: Game, controller: str, obj: GameObject) -> bool:
+    def allows(game: CardAPI, controller: str, obj: GameObject) -> bool:
         return obj.owner == controller and _creature_card(game, controller, obj)
     return TargetSpec("card_in_graveyard", allows, "target creature card in your graveyard")
 
@@ -50,7 +49,7 @@ def source(item: StackItem) -> GameObject | None:
     return item.obj if item.obj is not None else item.source
 
 
-def on_battlefield(game: Game, obj: GameObject | None) -> GameObject | None:
+def on_battlefield(game: CardAPI, obj: GameObject | None) -> GameObject | None:
     """``obj`` if it is still the same object on the battlefield, else None."""
     if obj is None:
         return None
@@ -58,53 +57,53 @@ def on_battlefield(game: Game, obj: GameObject | None) -> GameObject | None:
     return current if current is not None and current.zone == BATTLEFIELD else None
 
 
-def damage(amount: int) -> Effect:
-    def effect(game: Game, item: StackItem) -> None:
+def damage(amount: int) -> Resolution:
+    def effect(game: CardAPI, item: StackItem) -> None:
         for target in game.legal_targets_of(item):
             game.deal_damage(source(item), target, amount)
     return effect
 
 
-def draw(amount: int, *, targeted: bool = False) -> Effect:
-    def effect(game: Game, item: StackItem) -> None:
+def draw(amount: int, *, targeted: bool = False) -> Resolution:
+    def effect(game: CardAPI, item: StackItem) -> None:
         players = game.legal_targets_of(item) if targeted else [item.controller]
         for player in players:
             game.draw(player, amount)
     return effect
 
 
-def pump(power: int, toughness: int) -> Effect:
-    def effect(game: Game, item: StackItem) -> None:
+def pump(power: int, toughness: int) -> Resolution:
+    def effect(game: CardAPI, item: StackItem) -> None:
         for target in game.legal_targets_of(item):
             game.pump_until_end_of_turn(target, power, toughness)
     return effect
 
 
-def destroy(*, regenerate: bool = True) -> Effect:
-    def effect(game: Game, item: StackItem) -> None:
+def destroy(*, regenerate: bool = True) -> Resolution:
+    def effect(game: CardAPI, item: StackItem) -> None:
         for target in game.legal_targets_of(item):
             game.destroy(target, regenerate=regenerate)
     return effect
 
 
-def counter_target(game: Game, item: StackItem) -> None:
+def counter_target(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         game.counter(target)
 
 
-def bounce(game: Game, item: StackItem) -> None:
+def bounce(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         game.return_to_hand(target)
 
 
-def discard(amount: int) -> Effect:
-    def effect(game: Game, item: StackItem) -> Iterator[Any]:
+def discard(amount: int) -> Resolution:
+    def effect(game: CardAPI, item: StackItem) -> Iterator[Any]:
         for player in game.legal_targets_of(item):
             yield from game.discard(player, amount)
     return effect
 
 
-def attached(game: Game, source_obj: GameObject, obj: GameObject) -> bool:
+def attached(game: CardAPI, source_obj: GameObject, obj: GameObject) -> bool:
     """Whether ``source_obj`` (an Aura or Equipment) is attached to ``obj``."""
     return source_obj.attached_to == obj.id
 
@@ -139,7 +138,7 @@ def modify_pt(chars: Chars, power: int, toughness: int) -> None:
         chars.toughness = (chars.toughness or 0) + toughness
 
 
-def token_card(game: Game, name: str, colors: tuple[str, ...], types: tuple[str, ...],
+def token_card(game: CardAPI, name: str, colors: tuple[str, ...], types: tuple[str, ...],
                subtypes: tuple[str, ...], power: int | None, toughness: int | None,
                text: str = "") -> CardData:
     """The characteristics a spell or ability gives a token (216.1); named by its creature

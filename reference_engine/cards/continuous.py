@@ -7,22 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.cardimpl import (
-    ABILITY,
-    COLOR,
-    CONTROL,
-    PT_MODIFY,
-    PT_SET,
-    TYPE,
-    AbilitySpec,
-    CardImpl,
-    Cards,
-    PlayerRules,
-    SpellSpec,
-    StaticSpec,
-    TargetSpec,
-    TriggerSpec,
-)
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import (
     ANY_TARGET,
     CREATURE,
@@ -38,21 +23,35 @@ from reference_engine.cards.common import (
 )
 from reference_engine.constants import BATTLEFIELD, HAND
 from reference_engine.mana import parse_cost
-from reference_engine.objects import Effect
+from reference_engine.objects import (
+    ABILITY,
+    COLOR,
+    CONTROL,
+    PT_MODIFY,
+    PT_SET,
+    TYPE,
+    AbilitySpec,
+    CardImpl,
+    ContinuousEffect,
+    PlayerRules,
+    SpellSpec,
+    StaticSpec,
+    TargetSpec,
+    TriggerSpec,
+)
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 
-def _enchanted(game: Game, aura: GameObject, obj: GameObject, chars: Chars | None) -> bool:
+def _enchanted(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars | None) -> bool:
     return aura.attached_to == obj.id
 
 
-def _yours_and_creature(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _yours_and_creature(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     return obj.controller == src.controller and "Creature" in chars.types
 
 
@@ -61,19 +60,19 @@ def _pt(power: int, toughness: int) -> Any:
 
 
 def _keywords(*words: str) -> Any:
-    def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    def modify(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
         chars.keywords = chars.keywords | frozenset(words)
     return modify
 
 
 def _flags(*flags: str) -> Any:
-    def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    def modify(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
         chars.flags = chars.flags | frozenset(flags)
     return modify
 
 
 def _grant_ability(spec: AbilitySpec) -> Any:
-    def modify(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+    def modify(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
         # The granted ability's text names its granter: it means that object only (202.2b).
         chars.granted.append(replace(spec, granted_by=src.id))
     return modify
@@ -99,7 +98,7 @@ CARDS.add(CardImpl("Pacifism", enchant=ENCHANT_CREATURE, statics=(
 )))
 
 
-def _rancor_returns(game: Game, item: StackItem) -> None:
+def _rancor_returns(game: CardAPI, item: StackItem) -> None:
     card = game.find_moved(item.data["event"])
     if card is not None and card.zone != BATTLEFIELD:
         game.move(card, HAND, cause="return")
@@ -115,7 +114,7 @@ CARDS.add(CardImpl("Rancor", enchant=ENCHANT_CREATURE, statics=(
 )))
 
 
-def _control_magic(game: Game, aura: GameObject, obj: GameObject, chars: Any) -> str:
+def _control_magic(game: CardAPI, aura: GameObject, obj: GameObject, chars: Any) -> str:
     return aura.controller
 
 
@@ -133,7 +132,7 @@ CARDS.add(CardImpl("Hermetic Study", enchant=ENCHANT_CREATURE, statics=(
 # -- equipment ---------------------------------------------------------------------------------
 
 
-def _equip(game: Game, item: StackItem) -> None:
+def _equip(game: CardAPI, item: StackItem) -> None:
     equipment = item.source
     if equipment is None or equipment.id not in game.objects:
         return
@@ -150,12 +149,12 @@ def _equip_ability(cost: str) -> AbilitySpec:
                        targets=(CREATURE_YOU_CONTROL,), effect=_equip)
 
 
-def _tap_target(game: Game, item: StackItem) -> None:
+def _tap_target(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         game.tap(game.objects[target])
 
 
-def _artifact_creature_or_land(game: Game, _controller: str, obj: Any) -> bool:
+def _artifact_creature_or_land(game: CardAPI, _controller: str, obj: Any) -> bool:
     return bool({"Artifact", "Creature", "Land"} & game.chars(obj).types)
 
 
@@ -181,15 +180,15 @@ CARDS.add(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
 # -- type-changing effects ---------------------------------------------------------------------
 
 
-def _lands(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _lands(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     return "Land" in chars.types
 
 
-def _living_plane_types(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _living_plane_types(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     add_types(chars, "Creature")  # "that are still lands" (212.1c)
 
 
-def _one_one(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _one_one(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     set_pt(chars, 1, 1)
 
 
@@ -199,21 +198,21 @@ CARDS.add(CardImpl("Living Plane", statics=(
 )))
 
 
-def _noncreature_artifact(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _noncreature_artifact(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     return "Artifact" in chars.types and "Creature" not in chars.types
 
 
-def _march_types(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _march_types(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     add_types(chars, "Creature")
     # The power/toughness part applies to the artifacts this effect animated (layer 7b).
     chars.flags = chars.flags | {f"animated_by_{src.id}"}
 
 
-def _animated_by_source(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _animated_by_source(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     return f"animated_by_{src.id}" in chars.flags
 
 
-def _value_pt(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _value_pt(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     set_pt(chars, chars.mana_value, chars.mana_value)
 
 
@@ -225,7 +224,7 @@ CARDS.add(CardImpl("March of the Machines", statics=(
 )))
 
 
-def _other_enchantment(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _other_enchantment(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     if obj is src or "Enchantment" not in chars.types:
         return False
     # The 2004 Oracle animates every other enchantment, local ones included (so 212.4g
@@ -233,7 +232,7 @@ def _other_enchantment(game: Game, src: GameObject, obj: GameObject, chars: Char
     return game.edition == "cr2004" or obj.impl.enchant is None
 
 
-def _opalescence_types(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _opalescence_types(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     _march_types(game, src, obj, chars)
 
 
@@ -245,7 +244,7 @@ CARDS.add(CardImpl("Opalescence", statics=(
 )))
 
 
-def _evil_presence(game: Game, aura: GameObject, obj: GameObject, chars: Chars) -> None:
+def _evil_presence(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars) -> None:
     set_land_types(chars, "Swamp")
 
 
@@ -254,7 +253,7 @@ CARDS.add(CardImpl("Evil Presence", enchant=ENCHANT_LAND, statics=(
 )))
 
 
-def _factory_animate(game: Game, item: StackItem) -> None:
+def _factory_animate(game: CardAPI, item: StackItem) -> None:
     factory = item.source
     if factory is None or factory.id not in game.objects:
         return
@@ -269,11 +268,11 @@ def _factory_animate(game: Game, item: StackItem) -> None:
     def pt(chars: Chars) -> None:
         set_pt(chars, 2, 2)
 
-    game.add_effect(Effect(TYPE, game.next_timestamp(), applies, types, "turn"))
-    game.add_effect(Effect(PT_SET, game.next_timestamp(), applies, pt, "turn"))
+    game.add_effect(ContinuousEffect(TYPE, game.next_timestamp(), applies, types, "turn"))
+    game.add_effect(ContinuousEffect(PT_SET, game.next_timestamp(), applies, pt, "turn"))
 
 
-def _assembly_worker(game: Game, _controller: str, obj: GameObject) -> bool:
+def _assembly_worker(game: CardAPI, _controller: str, obj: GameObject) -> bool:
     return "Assembly-Worker" in game.chars(obj).subtypes
 
 
@@ -289,7 +288,7 @@ CARDS.add(CardImpl("Mishra's Factory", abilities=(
 )))
 
 
-def _one_one_creature(game: Game, _controller: str, obj: GameObject) -> bool:
+def _one_one_creature(game: CardAPI, _controller: str, obj: GameObject) -> bool:
     chars = game.chars(obj)
     return chars.power == 1 and chars.toughness == 1
 
@@ -311,7 +310,7 @@ CARDS.add(CardImpl("Concordant Crossroads", statics=(
 # -- a chosen creature type ---------------------------------------------------------------------
 
 
-def _of_chosen_type(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _of_chosen_type(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     chosen = src.chosen.get("creature_type")
     return chosen is not None and "Creature" in chars.types and chosen in chars.subtypes
 
@@ -324,7 +323,7 @@ CARDS.add(CardImpl("Engineered Plague", choose_on_entry="creature_type", statics
 # -- card text overriding a rule; "can't" beats "can" --------------------------------------
 
 
-def _controller_of(game: Game, src: GameObject, player: str) -> bool:
+def _controller_of(game: CardAPI, src: GameObject, player: str) -> bool:
     return src.controller == player
 
 
@@ -336,7 +335,7 @@ CARDS.add(CardImpl("Spellbook", player_rules=(
 )))
 
 
-def _turf_wound(game: Game, item: StackItem) -> None:
+def _turf_wound(game: CardAPI, item: StackItem) -> None:
     for player in game.legal_targets_of(item):
         game.players[player].cant_play_lands_turn = game.turn
         game.changed()
@@ -348,7 +347,7 @@ CARDS.add(CardImpl("Turf Wound", spell=SpellSpec((PLAYER,), _turf_wound)))
 # -- characteristic-defining power and toughness -------------------------------------------------
 
 
-def _swamps_you_control(game: Game, obj: GameObject) -> tuple[int, int]:
+def _swamps_you_control(game: CardAPI, obj: GameObject) -> tuple[int, int]:
     # "You" is the controller, or outside the battlefield the owner.
     you = obj.controller if obj.zone == BATTLEFIELD else obj.owner
     count = sum(1 for o in game.live() if o.controller == you and o is not obj
@@ -362,7 +361,7 @@ CARDS.add(CardImpl("Nightmare", keywords=frozenset(("flying",)), cda=_swamps_you
 # -- durations: until end of combat (300.4) ------------------------------------------------------
 
 
-def _jade_statue(game: Game, item: StackItem) -> None:
+def _jade_statue(game: CardAPI, item: StackItem) -> None:
     statue = item.source
     if statue is None or statue.id not in game.objects:
         return
@@ -373,8 +372,10 @@ def _jade_statue(game: Game, item: StackItem) -> None:
     def pt(chars: Chars) -> None:
         set_pt(chars, 3, 6)
 
-    game.add_effect(Effect(TYPE, game.next_timestamp(), None, types, "combat", target=statue.id))
-    game.add_effect(Effect(PT_SET, game.next_timestamp(), None, pt, "combat", target=statue.id))
+    game.add_effect(ContinuousEffect(TYPE, game.next_timestamp(), None,
+                                     types, "combat", target=statue.id))
+    game.add_effect(ContinuousEffect(PT_SET, game.next_timestamp(), None,
+                                     pt, "combat", target=statue.id))
 
 
 CARDS.add(CardImpl("Jade Statue", abilities=(
@@ -386,12 +387,13 @@ CARDS.add(CardImpl("Jade Statue", abilities=(
 # -- a change made to a spell carries over to the permanent (213.5, 400.7a) ----------------
 
 
-def _purelace(game: Game, item: StackItem) -> None:
+def _purelace(game: CardAPI, item: StackItem) -> None:
     def white(chars: Chars) -> None:
         chars.colors = ("W",)
 
     for target in game.legal_targets_of(item):
-        game.add_effect(Effect(COLOR, game.next_timestamp(), None, white, "object", target=target))
+        game.add_effect(ContinuousEffect(COLOR, game.next_timestamp(), None,
+                                         white, "object", target=target))
 
 
 CARDS.add(CardImpl("Purelace", spell=SpellSpec(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_engine.cardimpl import AbilitySpec, CardImpl, Cards, SpellSpec
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import (
     ANY_TARGET,
     CREATURE,
@@ -24,10 +24,10 @@ from reference_engine.cards.common import (
     source,
 )
 from reference_engine.mana import parse_cost
+from reference_engine.objects import AbilitySpec, CardImpl, SpellSpec
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import GameObject, StackItem
+    from reference_engine.objects import CardAPI, GameObject, StackItem
 
 
 #: the cards this module defines, each checked as it is defined
@@ -47,7 +47,7 @@ _vanilla("Raging Kavu", "haste", "flash")  # 2004: "any time you could play an i
 _vanilla("Ornithopter", "flying")
 
 
-def _nonartifact_nonblack(game: Game, _controller: str, obj: GameObject) -> bool:
+def _nonartifact_nonblack(game: CardAPI, _controller: str, obj: GameObject) -> bool:
     chars = game.chars(obj)
     return "Artifact" not in chars.types and "B" not in chars.colors
 
@@ -57,11 +57,11 @@ NONARTIFACT_NONBLACK_CREATURE = TargetSpec(
 )
 
 
-def _mind_stone_draw(game: Game, item: StackItem) -> None:
+def _mind_stone_draw(game: CardAPI, item: StackItem) -> None:
     game.draw(item.controller, 1)
 
 
-def _fireball(game: Game, item: StackItem) -> None:
+def _fireball(game: CardAPI, item: StackItem) -> None:
     # X damage divided evenly among the targets chosen, rounded down (2004 rule 104.1).
     share = (item.x or 0) // len(item.targets) if item.targets else 0
     for target in game.legal_targets_of(item):

@@ -5,26 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_engine.cardimpl import (
-    PT_MODIFY,
-    CardImpl,
-    Cards,
-    StaticSpec,
-    TargetSpec,
-    TriggerSpec,
-)
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import on_battlefield
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD
+from reference_engine.objects import PT_MODIFY, CardImpl, StaticSpec, TargetSpec, TriggerSpec
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 
-def _creature_card(game: Game, _controller: str, obj: GameObject) -> bool:
+def _creature_card(game: CardAPI, _controller: str, obj: GameObject) -> bool:
     return "Creature" in game.chars(obj).types
 
 
@@ -32,7 +25,7 @@ ENCHANT_CREATURE_CARD_IN_GRAVEYARD = TargetSpec(
     "card_in_graveyard", _creature_card, "enchant creature card in a graveyard")
 
 
-def _animate(game: Game, item: StackItem) -> None:
+def _animate(game: CardAPI, item: StackItem) -> None:
     aura = on_battlefield(game, item.source)
     if aura is None or not isinstance(aura.attached_to, int):
         return  # "if it's on the battlefield"
@@ -50,7 +43,7 @@ def _animate(game: Game, item: StackItem) -> None:
     game.attach(aura, target)
 
 
-def _sacrifice_animated(game: Game, item: StackItem) -> None:
+def _sacrifice_animated(game: CardAPI, item: StackItem) -> None:
     old = item.data["event"].get("old")
     target = old.attached_to if old is not None else None
     creature = game.objects.get(target) if isinstance(target, int) else None
@@ -58,12 +51,12 @@ def _sacrifice_animated(game: Game, item: StackItem) -> None:
         game.sacrifice(creature)  # "that creature's controller sacrifices it"
 
 
-def _enchanted_on_battlefield(game: Game, aura: GameObject, obj: GameObject,
+def _enchanted_on_battlefield(game: CardAPI, aura: GameObject, obj: GameObject,
                               chars: Chars) -> bool:
     return aura.attached_to == obj.id
 
 
-def _minus_one_power(game: Game, aura: GameObject, obj: GameObject, chars: Chars) -> None:
+def _minus_one_power(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars) -> None:
     if chars.power is not None:
         chars.power -= 1
 
@@ -80,7 +73,7 @@ CARDS.add(CardImpl("Animate Dead", enchant=ENCHANT_CREATURE_CARD_IN_GRAVEYARD, t
 )))
 
 
-def _animate_2004(game: Game, item: StackItem) -> None:
+def _animate_2004(game: CardAPI, item: StackItem) -> None:
     enchantment = on_battlefield(game, item.source)
     for target in game.legal_targets_of(item):
         creature = game.move(game.objects[target], BATTLEFIELD, controller=item.controller,
@@ -89,7 +82,7 @@ def _animate_2004(game: Game, item: StackItem) -> None:
             game.attach(enchantment, creature.id)  # "Animate Dead enchants that creature"
 
 
-def _destroy_animated(game: Game, item: StackItem) -> None:
+def _destroy_animated(game: CardAPI, item: StackItem) -> None:
     old = item.data["event"].get("old")
     target = old.attached_to if old is not None else None
     if isinstance(target, int):
@@ -112,7 +105,7 @@ CARDS.add(CardImpl("Animate Dead", triggers=(
 )), edition="cr2004")
 
 
-def _exile_the_rest(game: Game, item: StackItem) -> None:
+def _exile_the_rest(game: CardAPI, item: StackItem) -> None:
     dragon = item.source
     if dragon is None:
         return
@@ -120,7 +113,7 @@ def _exile_the_rest(game: Game, item: StackItem) -> None:
         game.exile_object(obj, cause="worldgorger", exiled_with=dragon.id)
 
 
-def _return_the_rest(game: Game, item: StackItem) -> None:
+def _return_the_rest(game: CardAPI, item: StackItem) -> None:
     old = item.data["event"].get("old")
     if old is None:
         return

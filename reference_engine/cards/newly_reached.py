@@ -12,23 +12,22 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.cardimpl import (
-    AbilitySpec,
-    CardImpl,
-    Cards,
-    SpellSpec,
-    TargetSpec,
-    TriggerSpec,
-)
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import on_battlefield, token_card
 from reference_engine.cards.continuous import ENCHANT_CREATURE
 from reference_engine.constants import BATTLEFIELD, END, EXILE, GRAVEYARD, HAND, other
 from reference_engine.mana import parse_cost
-from reference_engine.objects import PlayPermission
+from reference_engine.objects import (
+    AbilitySpec,
+    CardImpl,
+    PlayPermission,
+    SpellSpec,
+    TargetSpec,
+    TriggerSpec,
+)
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
@@ -36,7 +35,7 @@ CARDS = Cards()
 # -- Stone Giant: "destroy that creature", whatever it has become (2004 202.2a) -------------
 
 
-def _last_known(game: Game, obj: GameObject) -> Chars | None:
+def _last_known(game: CardAPI, obj: GameObject) -> Chars | None:
     """An object's characteristics: as they are on the battlefield, or as they last were
     there once it has left (its last known information)."""
     if obj.id in game.objects and obj.zone == BATTLEFIELD:
@@ -48,7 +47,7 @@ def _smaller_than_giant(giant: GameObject) -> TargetSpec:
     """"Target creature you control with toughness less than Stone Giant's power": the power
     of this Stone Giant (its name means itself, 202.2), checked as the ability is activated
     and again as it resolves."""
-    def allows(game: Game, controller: str, obj: GameObject) -> bool:
+    def allows(game: CardAPI, controller: str, obj: GameObject) -> bool:
         if obj.controller != controller:
             return False
         toughness = game.chars(obj).toughness
@@ -60,17 +59,17 @@ def _smaller_than_giant(giant: GameObject) -> TargetSpec:
 
 
 def _destroy_that(creature: GameObject) -> Any:
-    def effect(game: Game, item: StackItem) -> None:
+    def effect(game: CardAPI, item: StackItem) -> None:
         # "That creature" is the object the ability targeted, creature or not by now (2004
         # 202.2a); a new object it has become (it left the battlefield) is not it. Phased
-        # out, it is treated as though it did not exist: Game.destroy leaves it alone (modern
+        # out, it is treated as though it did not exist: CardAPI.destroy leaves it alone (modern
         # 702.26b).
         if game.objects.get(creature.id) is creature and creature.zone == BATTLEFIELD:
             game.destroy(creature.id)
     return effect
 
 
-def _stone_giant(game: Game, item: StackItem) -> None:
+def _stone_giant(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         game.grant_until(target, "turn", keywords=frozenset(("flying",)))
         # A delayed trigger, made as the ability resolves: one made during an end step waits
@@ -95,7 +94,7 @@ CARDS.add(CardImpl("Stone Giant", abilities=(_GIANT,)))
 # -- Vanishing: an Aura that phases out what it enchants (2004 217.8d with a token) --------------
 
 
-def _enchanted_phases_out(game: Game, item: StackItem) -> None:
+def _enchanted_phases_out(game: CardAPI, item: StackItem) -> None:
     aura = on_battlefield(game, item.source)
     if aura is None or not isinstance(aura.attached_to, int):
         return
@@ -112,7 +111,7 @@ CARDS.add(CardImpl("Vanishing", enchant=ENCHANT_CREATURE, abilities=(
 # -- Nurgle's Rot: its trigger finds the Aura in the graveyard (modern 400.7f) --------------------
 
 
-def _opponents(game: Game, controller: str, obj: GameObject) -> bool:
+def _opponents(game: CardAPI, controller: str, obj: GameObject) -> bool:
     return obj.controller != controller
 
 
@@ -120,7 +119,7 @@ ENCHANT_OPPONENTS_CREATURE = TargetSpec("creature", _opponents,
                                         "enchant creature an opponent controls")
 
 
-def _nurgles_rot(game: Game, item: StackItem) -> None:
+def _nurgles_rot(game: CardAPI, item: StackItem) -> None:
     aura = item.source  # as it last existed on the battlefield
     # The creature died; the Aura followed it to its owner's graveyard by the state-based
     # action for an Aura attached to nothing (modern 704.5m): the trigger finds the new
@@ -141,11 +140,11 @@ CARDS.add(CardImpl("Nurgle's Rot", enchant=ENCHANT_OPPONENTS_CREATURE, triggers=
 # -- Snapcaster Mage: a granted flashback (modern 400.7g) --------------------------------------
 
 
-def _instant_or_sorcery_of_yours(game: Game, controller: str, obj: GameObject) -> bool:
+def _instant_or_sorcery_of_yours(game: CardAPI, controller: str, obj: GameObject) -> bool:
     return obj.owner == controller and bool({"Instant", "Sorcery"} & game.chars(obj).types)
 
 
-def _grant_flashback(game: Game, item: StackItem) -> None:
+def _grant_flashback(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         card = game.objects[target]
         if card.card.cost is None:
@@ -169,7 +168,7 @@ CARDS.add(CardImpl("Snapcaster Mage", keywords=frozenset(("flash",)), triggers=(
 # -- Lightstall Inquisitor: riders on the spell or land played from exile (400.7h, 400.7i) -------
 
 
-def _exile_and_permit(game: Game, item: StackItem) -> Iterator[Any]:
+def _exile_and_permit(game: CardAPI, item: StackItem) -> Iterator[Any]:
     opponent = other(item.controller)  # "each opponent": two players
     hand = game.players[opponent].hand
     if not hand:
@@ -198,7 +197,7 @@ def _basic_land_card(obj: GameObject) -> bool:
     return "Basic" in obj.card.supertypes and "Land" in obj.card.types
 
 
-def _fetch_basic(game: Game, item: StackItem) -> Iterator[Any]:
+def _fetch_basic(game: CardAPI, item: StackItem) -> Iterator[Any]:
     name = item.controller
     basics = [o.id for o in game.players[name].library if _basic_land_card(o)]
     if basics:
@@ -221,7 +220,7 @@ CARDS.add(CardImpl("Evolving Wilds", abilities=(
 # -- Rest in Peace and Pull from Eternity: an exiled card exiled again (modern 400.8, 406.7) -----
 
 
-def _exile_all_graveyards(game: Game, item: StackItem) -> None:
+def _exile_all_graveyards(game: CardAPI, item: StackItem) -> None:
     for name in game.apnap_order():
         for card in list(game.players[name].graveyard):
             game.exile_object(card, cause="rest_in_peace")
@@ -233,7 +232,7 @@ CARDS.add(CardImpl("Rest in Peace", exile_instead_of_graveyard=True, triggers=(
 )))
 
 
-def _to_owners_graveyard(game: Game, item: StackItem) -> None:
+def _to_owners_graveyard(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         # With Rest in Peace the card is exiled instead: a new object in the same zone.
         game.move(game.objects[target], GRAVEYARD, cause="pull_from_eternity")

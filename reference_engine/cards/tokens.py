@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_engine.cardimpl import (
-    ABILITY,
-    AbilitySpec,
-    CardImpl,
-    Cards,
-    SpellSpec,
-    StaticSpec,
-)
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import ANY_TARGET, damage, token_card
 from reference_engine.mana import parse_cost
+from reference_engine.objects import ABILITY, AbilitySpec, CardImpl, SpellSpec, StaticSpec
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
@@ -26,7 +19,7 @@ CARDS = Cards()
 
 def _tokens(count: int, name: str, colors: tuple[str, ...], subtypes: tuple[str, ...],
             *keywords: str) -> object:
-    def effect(game: Game, item: StackItem) -> None:
+    def effect(game: CardAPI, item: StackItem) -> None:
         for _ in range(count):
             card = token_card(game, name, colors, ("Creature",), subtypes, 1, 1,
                               ", ".join(k.capitalize() for k in keywords))
@@ -47,11 +40,11 @@ CARDS.add(CardImpl("Triskelion", enters_with={"+1/+1": 3}, abilities=(
 )))
 
 
-def _kicked(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> bool:
+def _kicked(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
     return obj is src and bool(src.cast_info and src.cast_info.get("kicked"))
 
 
-def _trample(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _trample(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     chars.keywords = chars.keywords | {"trample"}
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from reference_engine import events as ev
-from reference_engine.cardimpl import AbilitySpec, CardImpl, Cards, TriggerSpec
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import (
     OPPONENT,
     creature_card_in_your_graveyard,
@@ -16,20 +16,20 @@ from reference_engine.cards.common import (
 )
 from reference_engine.constants import BATTLEFIELD, DRAW, END, HAND, UPKEEP, other
 from reference_engine.mana import parse_cost
+from reference_engine.objects import AbilitySpec, CardImpl, TriggerSpec
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import GameObject, StackItem
+    from reference_engine.objects import CardAPI, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 
-def _untapped(game: Game, source: GameObject, event: dict) -> bool:
+def _untapped(game: CardAPI, source: GameObject, event: dict) -> bool:
     return not source.tapped
 
 
-def _howling_mine(game: Game, item: StackItem) -> None:
+def _howling_mine(game: CardAPI, item: StackItem) -> None:
     game.draw(game.active, 1)  # "that player": the player whose draw step it is
 
 
@@ -40,7 +40,7 @@ CARDS.add(CardImpl("Howling Mine", triggers=(
 )))
 
 
-def _phyrexian_arena(game: Game, item: StackItem) -> None:
+def _phyrexian_arena(game: CardAPI, item: StackItem) -> None:
     game.draw(item.controller, 1)
     game.lose_life(item.controller, 1, "loss")
 
@@ -51,7 +51,7 @@ CARDS.add(CardImpl("Phyrexian Arena", triggers=(
 )))
 
 
-def _gravedigger(game: Game, item: StackItem) -> None:
+def _gravedigger(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         game.move(game.objects[target], HAND, cause="return")
 
@@ -63,11 +63,11 @@ CARDS.add(CardImpl("Gravedigger", triggers=(
 )))
 
 
-def _another_creature(game: Game, source: GameObject, event: dict) -> bool:
+def _another_creature(game: CardAPI, source: GameObject, event: dict) -> bool:
     return event["subject"] is not source
 
 
-def _gain_one(game: Game, item: StackItem) -> None:
+def _gain_one(game: CardAPI, item: StackItem) -> None:
     game.gain_life(item.controller, 1)
 
 
@@ -77,10 +77,10 @@ CARDS.add(CardImpl("Soul Warden", triggers=(
 )))
 
 
-def _poison_defender(game: Game, item: StackItem) -> None:
+def _poison_defender(game: CardAPI, item: StackItem) -> None:
     defender = other(game.active)
     game.players[defender].poison += 1
-    game._events.append(ev.Poison(defender, 1))
+    game.emit(ev.Poison(defender, 1))
 
 
 CARDS.add(CardImpl("Swamp Mosquito", keywords=frozenset(("flying",)), triggers=(
@@ -89,7 +89,7 @@ CARDS.add(CardImpl("Swamp Mosquito", keywords=frozenset(("flying",)), triggers=(
 )))
 
 
-def _city_of_brass(game: Game, item: StackItem) -> None:
+def _city_of_brass(game: CardAPI, item: StackItem) -> None:
     assert item.source is not None
     game.deal_damage(item.source, item.controller, 1)
 
@@ -102,7 +102,7 @@ CARDS.add(CardImpl("City of Brass", abilities=(
 )))
 
 
-def _spirit_for_opponent(game: Game, item: StackItem) -> None:
+def _spirit_for_opponent(game: CardAPI, item: StackItem) -> None:
     for opponent in game.legal_targets_of(item):
         card = token_card(game, "Spirit", (), ("Creature",), ("Spirit",), 1, 1)
         game.create_token(item.controller, opponent, card, CardImpl("Spirit"))
@@ -119,13 +119,13 @@ CARDS.add(CardImpl("Forbidden Orchard", abilities=(
 
 # -- a delayed trigger ---------------------------------------------------------------------------
 
-def _sacrifice_it(game: Game, item: StackItem) -> None:
+def _sacrifice_it(game: CardAPI, item: StackItem) -> None:
     creature = on_battlefield(game, item.source)  # the same object, if still there
     if creature is not None:
         game.sacrifice(creature)
 
 
-def _sneak_attack(game: Game, item: StackItem) -> Iterator[Any]:
+def _sneak_attack(game: CardAPI, item: StackItem) -> Iterator[Any]:
     player = game.players[item.controller]
     cards = [o.id for o in player.hand if "Creature" in game.chars(o).types]
     if not cards:

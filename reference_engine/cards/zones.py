@@ -7,15 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.cardimpl import (
-    AbilitySpec,
-    CardImpl,
-    Cards,
-    PlayerRules,
-    SpellSpec,
-    StaticSpec,
-    TriggerSpec,
-)
+from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import (
     ANY_TARGET,
     CREATURE,
@@ -26,17 +18,24 @@ from reference_engine.cards.common import (
 )
 from reference_engine.constants import GRAVEYARD, HAND, LIBRARY
 from reference_engine.mana import parse_cost
+from reference_engine.objects import (
+    AbilitySpec,
+    CardImpl,
+    PlayerRules,
+    SpellSpec,
+    StaticSpec,
+    TriggerSpec,
+)
 from spec.cardpool import CardData
 
 if TYPE_CHECKING:
-    from reference_engine.game import Game
-    from reference_engine.objects import Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 
-def _phase_out(game: Game, item: StackItem) -> None:
+def _phase_out(game: CardAPI, item: StackItem) -> None:
     efreet = on_battlefield(game, item.source)
     if efreet is not None:
         game.phase_out(efreet)
@@ -48,7 +47,7 @@ CARDS.add(CardImpl("Rainbow Efreet", keywords=frozenset(("flying",)), abilities=
 )))
 
 
-def _controller_of(game: Game, src: GameObject, player: str) -> bool:
+def _controller_of(game: CardAPI, src: GameObject, player: str) -> bool:
     return src.controller == player
 
 
@@ -57,14 +56,14 @@ CARDS.add(CardImpl("Future Sight", player_rules=(
 )))
 
 
-def _exile_top_face_down(game: Game, item: StackItem) -> None:
+def _exile_top_face_down(game: CardAPI, item: StackItem) -> None:
     library = game.players[item.controller].library
     if library and item.source is not None:
         game.exile_object(library[-1], cause="bomat_courier", exiled_with=item.source.id,
                           face_down=True)
 
 
-def _bomat_return(game: Game, item: StackItem) -> None:
+def _bomat_return(game: CardAPI, item: StackItem) -> None:
     courier = item.source
     if courier is None:
         return
@@ -83,7 +82,7 @@ CARDS.add(CardImpl("Bomat Courier", keywords=frozenset(("haste",)), abilities=(
 )))
 
 
-def _burning_wish(game: Game, item: StackItem) -> Iterator[Any]:
+def _burning_wish(game: CardAPI, item: StackItem) -> Iterator[Any]:
     name = item.controller
     sorceries = [o.id for o in game.cards_outside_the_game(name)
                  if "Sorcery" in game.chars(o).types]
@@ -100,7 +99,7 @@ def _burning_wish(game: Game, item: StackItem) -> Iterator[Any]:
 CARDS.add(CardImpl("Burning Wish", spell=SpellSpec((), _burning_wish)))
 
 
-def _contract_from_below(game: Game, item: StackItem) -> None:
+def _contract_from_below(game: CardAPI, item: StackItem) -> None:
     name = item.controller
     player = game.players[name]
     for card in list(player.hand):
@@ -115,7 +114,7 @@ CARDS.add(CardImpl("Contract from Below", ante_card=True,
 
 
 def _extra_turns(count: int, *, targeted: bool) -> Any:
-    def effect(game: Game, item: StackItem) -> None:
+    def effect(game: CardAPI, item: StackItem) -> None:
         players = game.legal_targets_of(item) if targeted else [item.controller]
         for player in players:
             game.extra_turns_for(player, count)
@@ -135,24 +134,24 @@ CARDS.add(CardImpl("Mogg Fanatic", abilities=(
 # -- a planeswalker and its emblem in the command zone --------------------------------------------
 
 
-def _soldier(game: Game, item: StackItem) -> None:
+def _soldier(game: CardAPI, item: StackItem) -> None:
     card = token_card(game, "Soldier", ("W",), ("Creature",), ("Soldier",), 1, 1)
     game.create_token(item.controller, item.controller, card, CardImpl("Soldier"))
 
 
-def _plus_three_flying(game: Game, item: StackItem) -> None:
+def _plus_three_flying(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         game.grant_until(target, "turn", keywords=frozenset(("flying",)), power=3,
                          toughness=3)
 
 
-def _your_permanents_indestructible(game: Game, src: GameObject, obj: GameObject,
+def _your_permanents_indestructible(game: CardAPI, src: GameObject, obj: GameObject,
                                     chars: Chars) -> bool:
     return obj.controller == src.owner and bool(
         {"Artifact", "Creature", "Enchantment", "Land"} & chars.types)
 
 
-def _indestructible(game: Game, src: GameObject, obj: GameObject, chars: Chars) -> None:
+def _indestructible(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     chars.keywords = chars.keywords | {"indestructible"}
 
 
@@ -163,7 +162,7 @@ _EMBLEM = CardImpl("Elspeth, Knight-Errant emblem", statics=(
 ))
 
 
-def _emblem(game: Game, item: StackItem) -> None:
+def _emblem(game: CardAPI, item: StackItem) -> None:
     card = CardData(name="Elspeth, Knight-Errant emblem", edition=game.edition, cost=None,
                     type_line="Emblem", supertypes=(), types=(), subtypes=(), power=None,
                     toughness=None, text=_EMBLEM.statics[0].text, colors=(),
@@ -180,7 +179,7 @@ CARDS.add(CardImpl("Elspeth, Knight-Errant", loyalty=4, abilities=(
 )))
 
 
-def _oust(game: Game, item: StackItem) -> None:
+def _oust(game: CardAPI, item: StackItem) -> None:
     for target in game.legal_targets_of(item):
         creature = game.objects[target]
         controller = creature.controller
