@@ -234,15 +234,15 @@ def own_randomness() -> Iterator[None]:
     # The campaign seeds each round itself: a seed forced on the whole process (pytest's
     # --hypothesis-seed, or pytest-xdist's workers) would also turn the example database off.
     forced = getattr(core, "global_force_seed", None)
-    core.global_force_seed = None  # type: ignore[attr-defined]
-    providers._get_local_constants = Constants  # type: ignore[assignment]
+    core.global_force_seed = None
+    providers._get_local_constants = Constants
     providers.CONSTANTS_CACHE = type(cache)(cache.max_size)
     try:
         yield
     finally:
-        providers._get_local_constants = old  # type: ignore[assignment]
+        providers._get_local_constants = old
         providers.CONSTANTS_CACHE = cache
-        core.global_force_seed = forced  # type: ignore[attr-defined]
+        core.global_force_seed = forced
 
 
 def open_database(spec: str | None) -> ExampleDatabase | None:

@@ -149,8 +149,9 @@ def _deck_rules(t: Transition) -> Iterator[Violation]:
                         "started", forbidden=True)
     elif t.flaw is None and t.refused is not None:
         fmt = t.setup.get("format")
-        rules = {"constructed": ("cr2004:100.2",), "limited": ("cr2004:100.3",)}.get(
-            fmt, ("cr2004:100.2", "cr2004:100.3"))
+        by_format: dict[str | None, tuple[str, ...]] = {
+            "constructed": ("cr2004:100.2",), "limited": ("cr2004:100.3",)}
+        rules = by_format.get(fmt, ("cr2004:100.2", "cr2004:100.3"))
         yield Violation("deck-rules", rules, "a setup the deck rules allow "
                         f"({fmt or 'no format'}, {'ante' if t.setup.get('ante') else 'no ante'})"
                         f" was refused: {t.refused}")
@@ -340,7 +341,7 @@ def _conserved(t: Transition) -> Iterator[str]:
         return
     before = ob.cards_by_owner(t.before)
     after = ob.cards_by_owner(t.after, t.after_objects)
-    outside = Counter()
+    outside: Counter[str | None] = Counter()  # by owner, as the events name them
     for event in t.events:
         if event.get("type") == "zone_change":
             if event.get("from") in ("outside", "sideboard"):

@@ -49,7 +49,9 @@ def zone_ids(observation: Observation, player: str | None, zone: str) -> list[An
     return [o.get("id") for o in found]
 
 
-def player(observation: Observation, name: str) -> dict[str, Any]:
+def player(observation: Observation, name: str | None) -> dict[str, Any]:
+    """A player's state; empty for a player the observation does not show (or no player:
+    ``name`` often comes straight from an observation's ``active`` or ``pending.player``)."""
     return (observation.get("players") or {}).get(name) or {}
 
 
@@ -76,7 +78,8 @@ def moment(observation: Observation) -> tuple[int, int]:
 def holds_priority(observation: Observation) -> str | None:
     """The player who holds priority with nothing pending, or None."""
     who = turn(observation).get("priority")
-    if who in PLAYERS and observation.get("pending") is None and not over(observation):
+    if isinstance(who, str) and who in PLAYERS and observation.get("pending") is None \
+            and not over(observation):
         return who
     return None
 

@@ -28,7 +28,7 @@ OBJECT_LISTS = ("order",)
 #: whole observation, needed every step, costs as much as the engine's step itself
 VIEWS_EVERY = 4
 #: the first of the legal actions: the simplest ones, toward which examples shrink
-_SIMPLE_FIRST = {"pass": 0, "done": 1, "keep": 2}
+_SIMPLE_FIRST: dict[str | None, int] = {"pass": 0, "done": 1, "keep": 2}
 
 
 @dataclass

@@ -188,6 +188,7 @@ def _advance(play: Play, target: dict[str, Any]) -> list[Violation]:
             return []
         pending = observation.get("pending") or {}
         who = ob.holds_priority(observation)
+        action: dict[str, Any]
         if who is not None:
             action = {"action": "pass", "player": who}
         elif pending.get("decision") in ("attack", "block", "declare_attackers",

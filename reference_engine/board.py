@@ -43,6 +43,10 @@ from spec.cardpool import CardData
 class Board(Triggers):
     """The actions of the game on its objects and players."""
 
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.card_api = self
+
     def is_sick(self, obj: GameObject) -> bool:
         """Not under its controller's control continuously since their most recent turn began
         (2004 rule 212.3d)."""
@@ -385,7 +389,7 @@ class Board(Triggers):
             pool[mana.SLOT[symbol]] += 1
         self._events.append(ev.Mana(name, produces))
 
-    def discard(self, name: str, count: int) -> Iterator[Decision]:
+    def discard(self, name: str, count: int) -> Generator[Decision, Action, None]:
         """The player discards ``count`` cards of their choice, one decision per card."""
         player = self.players[name]
         for remaining in range(count, 0, -1):
@@ -397,9 +401,9 @@ class Board(Triggers):
                 return
             options = [Action("discard", name, card=o.id) for o in player.hand]
             action = yield Decision("discard", name, options, count=remaining)
-            self.move(self.objects[action.card], GRAVEYARD, cause="discard")
+            self.move(self.object_of(action), GRAVEYARD, cause="discard")
 
-    def choose(self, name: str, kind: str, values: list[Any], data: dict | None = None
+    def choose(self, name: str, kind: str, values: list[Any], data: dict[str, Any] | None = None
                ) -> Generator[Decision, Action, Any]:
         """Ask a player to choose one of ``values`` (a decision of ``kind``)."""
         if len(values) == 1:
@@ -410,7 +414,7 @@ class Board(Triggers):
 
     def choose_color(self, name: str) -> Generator[Decision, Action, str]:
         """Choose one of the five colours; "multicoloured" is not a colour (203.2d)."""
-        color = yield from self.choose(name, "choose_color", list(COLORS))
+        color: str = yield from self.choose(name, "choose_color", list(COLORS))
         return color
 
     def create_token(self, creator: str, receiver: str, card: CardData, impl: CardImpl
@@ -486,7 +490,7 @@ class Board(Triggers):
         """The players in turn order from the active player (APNAP order)."""
         return self.active, other(self.active)
 
-    def creature_types(self) -> set[str]:
+    def creature_types(self) -> frozenset[str]:
         """The creature types a player may name (2004 212.1e; modern 205.3m, outside the
         seeds): every one this edition's card pool can give an object, printed on a creature
         card or given by a card's text to a token or an animated permanent (Raise the Alarm's

@@ -124,7 +124,7 @@ class Combat(Board):
             action = yield Decision("declare_attackers", active, options)
             if action.kind == "done":
                 break
-            declared.append(self.objects[action.card])
+            declared.append(self.object_of(action))
         for obj in declared:
             obj.attacking = True
             if not self.has(obj, "vigilance"):
@@ -149,6 +149,7 @@ class Combat(Board):
             action = yield Decision("declare_blockers", defender, options)
             if action.kind == "done":
                 break
+            assert action.card is not None and action.attacker is not None  # a block option
             blocks[action.card] = action.attacker
         for blocker_id, attacker_id in blocks.items():
             self.objects[blocker_id].blocking = attacker_id
@@ -230,12 +231,12 @@ class Combat(Board):
             if blocker.blocking is None or not self.in_combat(blocker):
                 continue
             # A blocker whose attacker left combat assigns no damage (510.1d, 2004 310.2d).
-            attacker = self.objects.get(blocker.blocking)
-            if attacker is None or not attacker.attacking or not self.in_combat(attacker):
+            blocked = self.objects.get(blocker.blocking)
+            if blocked is None or not blocked.attacking or not self.in_combat(blocked):
                 continue
             power = max(0, chars(blocker).power or 0)
             if power:
-                blocker_damage.append((blocker, attacker.id, power))
+                blocker_damage.append((blocker, blocked.id, power))
         if all(len(plan.divisions) <= 1 for plan in plans):
             self._assign_combat_damage(
                 [(plan.attacker, plan.divisions[0] if plan.divisions else ()) for plan in plans],

@@ -48,7 +48,7 @@ class ReferenceEngine:
     def __init__(self) -> None:
         self.game: Game | None = None
 
-    def hello(self, protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    def hello(self, protocol: object = PROTOCOL_VERSION) -> dict[str, Any]:
         return {
             "name": "mtg-conformance-reference",
             "version": __version__,
@@ -58,7 +58,7 @@ class ReferenceEngine:
             "cards": supported_cards(),
         }
 
-    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+    def new_game(self, edition: object, setup: object) -> dict[str, Any]:
         self.game, handles = new_game(edition, setup)
         return {"handles": handles}
 
@@ -74,7 +74,7 @@ class ReferenceEngine:
     def legal_actions(self) -> list[dict[str, Any]]:
         return [a.to_json() for a in self._game().legal_actions()]
 
-    def perform(self, action: dict[str, Any]) -> None:
+    def perform(self, action: object) -> None:
         self._game().perform(Action.from_json(action))
 
     def observe(self, player: str | None = None) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from reference_engine.legality import Legality
 from reference_engine.objects import (
     Decision,
     GameObject,
+    Resolution,
     StackItem,
 )
 from reference_engine.state import GameOver
@@ -401,7 +402,9 @@ class Game(Legality, Combat):
         for obj in self._sba_candidates():
             if obj.phased_out:
                 continue
-            c = obj._chars if obj._chars_version == version else chars(obj)
+            c = obj._chars
+            if c is None or obj._chars_version != version:
+                c = chars(obj)
             if c.supertypes or legend_subtype:
                 if "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes):
                     legendary.append(obj)
@@ -597,15 +600,14 @@ class Game(Legality, Combat):
             plan = self._payment_plan(action)
             assert plan is not None, "an action its sources cannot pay reached the game"
             for source, index, production in plan:
-                color = _color_of(production) if self._ability_spec(
-                    Action("activate", action.player, card=source.id, ability=index)
-                ).any_color else None
+                color = _color_of(production) if self.abilities(source)[index].any_color \
+                    else None
                 yield from self._activate(Action("activate", action.player, card=source.id,
                                                  ability=index), color=color)
             action = action._replace(pay_with=None)
         kind = action.kind
         if kind == "play_land":
-            obj = self.objects[action.card]
+            obj = self.object_of(action)
             self.players[action.player].lands_played += 1
             permission = self.permissions.get(obj.id)
             # "Each land played this way enters tapped": the effect that let the land be
@@ -623,14 +625,15 @@ class Game(Legality, Combat):
         if action.payment is not None:
             spend = mana.check_payment(player.pool, cost, x, dict(action.payment))
         else:
-            spend = mana.default_payment(player.pool, cost, x)
-            assert spend is not None
+            found = mana.default_payment(player.pool, cost, x)
+            assert found is not None  # the action was checked: the pool pays
+            spend = found
         pool = player.pool
         for slot in range(6):
             pool[slot] -= spend[slot]
 
     def _cast(self, action: Action) -> Generator[Decision, Action, None]:
-        obj = self.objects[action.card]
+        obj = self.object_of(action)
         from_graveyard = obj.zone == GRAVEYARD
         self._pay(action, self.spell_cost(obj, len(action.targets), action.kicked))
         card = self.move(obj, STACK, cause="cast")
@@ -647,7 +650,7 @@ class Game(Legality, Combat):
 
     def _activate(self, action: Action, *, color: str | None = None
                   ) -> Generator[Decision, Action, None]:
-        obj = self.objects[action.card]
+        obj = self.object_of(action)
         spec = self.abilities(obj)[action.ability or 0]
         if spec.cost is not None:
             self._pay(action, spec.cost)
@@ -738,11 +741,12 @@ class Game(Legality, Combat):
             yield from self._run_effect(spec.effect if spec is not None else None, item)
         self._events.append(ev.Resolve(item.id))
 
-    def _run_effect(self, effect: Any, item: StackItem) -> Generator[Decision, Action, None]:
+    def _run_effect(self, effect: Resolution | None, item: StackItem
+                    ) -> Generator[Decision, Action, None]:
         """Carry out a resolving item's effect (with any decisions it asks for), then take the
         item off the stack."""
         if effect is not None:
-            outcome = effect(self, item)
+            outcome = effect(self.card_api, item)
             if outcome is not None:
                 yield from outcome
         if item in self.stack:

@@ -68,8 +68,10 @@ class Layers(GameState):
         reads = self._effects_reads
         applied = self._effects_applied
         try:
-            if (obj._chars_plain and not obj.counters and not obj.face_down
-                    and obj.zone == BATTLEFIELD and self._none_applies(obj, obj._chars)):
+            cached = obj._chars
+            if (obj._chars_plain and cached is not None and not obj.counters
+                    and not obj.face_down and obj.zone == BATTLEFIELD
+                    and self._none_applies(obj, cached)):
                 # Still computed from the card alone: the same characteristics again.
                 obj._chars_version = self.version
                 return obj._chars  # type: ignore[return-value]
@@ -125,7 +127,7 @@ class Layers(GameState):
                       frozenset(card.supertypes), frozenset(card.types), card.subtypes,
                       power, toughness, obj.impl.keywords)
         if obj.impl.cda is not None and self._cda_applies(obj):
-            chars.power, chars.toughness = obj.impl.cda(self, obj)
+            chars.power, chars.toughness = obj.impl.cda(self.card_api, obj)
         elif power is None and card.power == "*":
             chars.power, chars.toughness = 0, 0  # outside play a * is 0 (2004 rule 208.2)
         return chars
@@ -254,11 +256,12 @@ class Layers(GameState):
         if cached is not None and cached[0] == key:
             return cached[1]
         player = self.players[name]
-        rules = {"land_plays": player.land_plays, "max_hand_size": player.max_hand_size,
-                 "top_card_revealed": False, "play_top_card": False,
-                 "cant_play_lands": player.cant_play_lands_turn == self.turn}
+        rules: dict[str, Any] = {
+            "land_plays": player.land_plays, "max_hand_size": player.max_hand_size,
+            "top_card_revealed": False, "play_top_card": False,
+            "cant_play_lands": player.cant_play_lands_turn == self.turn}
         for source, spec in self._player_rule_sources():
-            if spec.applies(self, source, name):
+            if spec.applies(self.card_api, source, name):
                 rules["land_plays"] += spec.extra_land_plays
                 if spec.no_max_hand_size:
                     rules["max_hand_size"] = None

@@ -43,7 +43,7 @@ from reference_engine.constants import (
     PRIORITY,
 )
 from reference_engine.errors import IllegalActionError
-from reference_engine.objects import AbilitySpec, GameObject, Player
+from reference_engine.objects import AbilitySpec, GameObject, Player, TargetSpec
 
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
@@ -256,6 +256,7 @@ class Legality(Board):
             return "x_required"
         if not cost.x and action.x is not None:
             return "x_not_allowed"
+        specs: tuple[TargetSpec, ...]
         if impl.enchant is not None:
             specs = (impl.enchant,)
         elif spell is None:
@@ -317,9 +318,7 @@ class Legality(Board):
         if spell is not None and spell.extra_target_cost and targets > 1:
             cost = cost.plus_generic(spell.extra_target_cost * (targets - 1))
         if kicked and impl.kicker is not None:
-            cost = mana.Cost(tuple(a + b for a, b in zip(cost.colored, impl.kicker.colored,
-                                                          strict=True)),
-                             cost.generic + impl.kicker.generic, cost.x)
+            cost = cost.plus(impl.kicker)
         return cost
 
     # -- the checks: activating an ability ----------------------------------------------------

@@ -37,6 +37,12 @@ class Cost(NamedTuple):
     def plus_generic(self, amount: int) -> Cost:
         return Cost(self.colored, self.generic + amount, self.x)
 
+    def plus(self, other: Cost) -> Cost:
+        """Both costs at once (a spell's mana cost and its kicker); X from this one."""
+        a, b = self.colored, other.colored
+        return Cost((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]),
+                    self.generic + other.generic, self.x)
+
 
 def parse_cost(text: str | None) -> Cost:
     """Parse ``{X}{1}{G}``; an absent cost is free."""

@@ -23,7 +23,7 @@ def observe(game: Game, viewer: str | None = None) -> dict[str, Any]:
     """The whole observation, or what ``viewer`` ("A"/"B") may see: libraries, the other
     player's hand and face-down cards are replaced by ``{"hidden": true}``."""
     decision = game.decision
-    pending = None
+    pending: dict[str, Any] | None = None
     if decision is not None and decision.kind != PRIORITY and not game.result.over:
         pending = {"player": decision.player, "decision": decision.kind}
         if decision.count is not None:

@@ -63,7 +63,8 @@ def _deck_candidates(edition: str, decks: str
     """The pool's cards, the nonbasic lands and the nonland cards a deck draws from: the same
     for every game, so worked out once (the games draw from them in the same order)."""
     cards = default_pool().edition(edition)
-    names = [n for n in supported_cards()[edition] if not implementation(n, edition).ante_card]
+    impls = {n: implementation(n, edition) for n in supported_cards()[edition]}
+    names = [n for n, impl in impls.items() if impl is not None and not impl.ante_card]
     if decks == "core":
         names = [n for n in names if n in CORE]
     lands = [n for n in names if "Land" in cards[n].types and n not in BASICS.values()]

@@ -44,14 +44,15 @@ _PERMANENT_KEYS = {"handle", "card", "controller", "owner", "tapped", "sick", "d
 _CARD_KEYS = {"handle", "card", "count", "owner"}
 
 
-def new_game(edition: str, setup: object) -> tuple[Game, dict[str, int]]:
+def new_game(edition: object, setup: object) -> tuple[Game, dict[str, int]]:
     """Create and start a game; return it with the engine id of every setup handle."""
-    game_class = EDITION_GAMES.get(edition)
+    game_class = EDITION_GAMES.get(edition) if isinstance(edition, str) else None
     if game_class is None:
-        raise UnsupportedError(f"edition {edition!r} is not supported (cr2004, modern)")
+        raise UnsupportedError(f"edition {edition!r} is not supported "
+                               f"({', '.join(EDITION_GAMES)})")
     if not isinstance(setup, dict):
         raise BadRequestError("setup: must be an object")
-    builder = _Builder(game_class, edition, setup)
+    builder = _Builder(game_class, game_class.edition, setup)
     if setup.get("start") is not None:
         if setup["start"] != "game":
             raise BadRequestError(f"setup.start: {setup['start']!r} (only 'game' is known)")
@@ -96,13 +97,14 @@ class _Builder:
             raise UnsupportedError(f"{where}: card {name!r} is not supported in {self.edition}")
         return data
 
-    def entries(self, value: object, where: str, keys: set[str]) -> list[tuple[dict, str]]:
+    def entries(self, value: object, where: str, keys: set[str]
+                ) -> list[tuple[dict[str, Any], str]]:
         """Expand a zone list: names, {card, count}, {handle, card, ...}."""
         if value is None:
             return []
         if not isinstance(value, list):
             raise BadRequestError(f"{where}: must be a list of cards")
-        out: list[tuple[dict, str]] = []
+        out: list[tuple[dict[str, Any], str]] = []
         for index, raw in enumerate(value):
             here = f"{where}[{index}]"
             item = {"card": raw} if isinstance(raw, str) else raw
@@ -119,7 +121,7 @@ class _Builder:
             out.extend((item, here) for _ in range(count))
         return out
 
-    def make(self, item: dict, where: str, owner: str, zone: int) -> GameObject:
+    def make(self, item: dict[str, Any], where: str, owner: str, zone: int) -> GameObject:
         data = self.card(item.get("card"), f"{where}.card")
         impl = implementation(data.name, self.edition)
         assert impl is not None
@@ -278,7 +280,7 @@ class _Builder:
                                        _CARD_KEYS - {"owner"}):
             player.sideboard.append(self.make(item, here, name, OUTSIDE))
 
-    def permanent(self, item: dict, where: str) -> None:
+    def permanent(self, item: dict[str, Any], where: str) -> None:
         game = self.game
         controller = item.get("controller", item.get("owner", "A"))
         if controller not in PLAYERS:
@@ -341,7 +343,7 @@ def _no_ante_cards(game: Game, ante: bool, where: str) -> None:
                                         "ante card: only in games played for ante (407.3)")
 
 
-def _no_extra(value: dict, allowed: set[str], where: str) -> None:
+def _no_extra(value: dict[str, Any], allowed: set[str], where: str) -> None:
     extra = set(value) - allowed
     if extra:
         raise BadRequestError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")

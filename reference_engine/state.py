@@ -37,6 +37,7 @@ from reference_engine.constants import (
 )
 from reference_engine.objects import (
     AbilitySpec,
+    CardAPI,
     CardImpl,
     ContinuousEffect,
     Decision,
@@ -168,7 +169,7 @@ class GameState(ABC):
     def _tokens_ceasing(self) -> list[GameObject]:
         """A token anywhere but the battlefield ceases to exist (216.3)."""
         self._tokens_outside = False
-        found = []
+        found: list[GameObject] = []
         for player in self.players.values():
             found.extend(o for o in player.hand if o.token)
             found.extend(o for o in player.graveyard if o.token)
@@ -185,6 +186,10 @@ class GameState(ABC):
                 if self.playing_for_ante or not o.impl.ante_card]
 
     # -- the state ------------------------------------------------------------------------
+
+    #: this game as the cards see it: what the layers pass to a card's behaviour (set by
+    #: :class:`~reference_engine.board.Board`, which completes the API)
+    card_api: CardAPI
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -308,6 +313,12 @@ class GameState(ABC):
     @property
     def step_name(self) -> str:
         return STEP_NAMES[self.step]
+
+    def object_of(self, action: Action) -> GameObject:
+        """The object ``action`` names (an action that was checked to name one)."""
+        card = action.card
+        assert card is not None
+        return self.objects[card]
 
     def emit(self, event: ev.Event) -> None:
         """Record that ``event`` happened (the protocol's ``events`` hands them out)."""

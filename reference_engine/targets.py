@@ -67,7 +67,7 @@ class Targets(Layers):
     def target_legal(self, spec: TargetSpec, controller: str, target: int | str) -> bool:
         if isinstance(target, str):
             return spec.kind in ("player", "creature_or_player") and (
-                spec.allows is None or spec.allows(self, controller, target))
+                spec.allows is None or spec.allows(self.card_api, controller, target))
         kind = spec.kind
         value = self._target_value(target)
         if value is None or kind == "player":
@@ -95,7 +95,7 @@ class Targets(Layers):
             if kind == "creature_or_player" and not (
                     "Creature" in types or (self.planeswalkers and "Planeswalker" in types)):
                 return False
-        return spec.allows is None or spec.allows(self, controller, value)
+        return spec.allows is None or spec.allows(self.card_api, controller, value)
 
     def target_specs(self, item: StackItem) -> tuple[TargetSpec, ...]:
         if item.kind == "spell":
@@ -116,6 +116,14 @@ class Targets(Layers):
         specs = self.target_specs(item)
         return [t for spec, t in zip(specs, item.targets, strict=False)
                 if self.target_legal(spec, item.controller, t)]
+
+    def targeted_objects(self, item: StackItem) -> list[int]:
+        """The item's legal targets that are objects (of a spec that names objects)."""
+        return [t for t in self.legal_targets_of(item) if isinstance(t, int)]
+
+    def targeted_players(self, item: StackItem) -> list[str]:
+        """The item's legal targets that are players."""
+        return [t for t in self.legal_targets_of(item) if isinstance(t, str)]
 
     def aura_candidates(self, aura: GameObject, controller: str) -> list[int | str]:
         spec = aura.impl.enchant

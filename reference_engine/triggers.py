@@ -42,7 +42,9 @@ class Triggers(Targets):
         event = {"kind": kind, "subject": subject, **data}
         version = self.version
         for source in self._trigger_sources():
-            chars = source._chars if source._chars_version == version else self.chars(source)
+            chars = source._chars
+            if chars is None or source._chars_version != version:
+                chars = self.chars(source)
             for spec in chars.triggers:
                 if self._matches(spec, source, event):
                     self._queue(spec, source, source.controller, event)
@@ -68,7 +70,7 @@ class Triggers(Targets):
         self._trigger_version = self.version
         return found
 
-    def _matches(self, spec: TriggerSpec, source: GameObject, event: dict) -> bool:
+    def _matches(self, spec: TriggerSpec, source: GameObject, event: dict[str, Any]) -> bool:
         kind = event["kind"]
         subject = event["subject"]
         wanted = spec.event
@@ -99,10 +101,10 @@ class Triggers(Targets):
                 return False
         elif wanted != kind:
             return False
-        return spec.condition is None or spec.condition(self, source, event)
+        return spec.condition is None or spec.condition(self.card_api, source, event)
 
     def _queue(self, spec: TriggerSpec, source: GameObject, controller: str,
-               event: dict) -> None:
+               event: dict[str, Any]) -> None:
         self._trigger_key += 1
         self.triggered.append(PendingTrigger(self._trigger_key, spec, source, controller,
                                              event))

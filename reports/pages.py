@@ -16,11 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reports import model
 from reports.inputs import BadInput, CoverageInput, FuzzRun, Mutant, Record, Run
 from reports.model import Cell, Change, Headline
+
+if TYPE_CHECKING:
+    from spec.corpus import Rule
 
 BLOCKERS_SHOWN = 10
 GIST_CHARS = 140
@@ -246,7 +249,9 @@ class Site:
         corpus = self.corpus
         references = [{**ref, "href": rule_href(ref["ref"]) if ref.get("ref") in corpus
                        else None} for ref in rule.references]
-        concordance = []
+        # (the other edition's rule, the path of its page, the note); (None, None, note):
+        # a 2004 rule with no modern counterpart
+        concordance: list[tuple[str | None, str | None, str]] = []
         for pair in self.concordance:
             if rule.edition == "cr2004" and pair.cr2004 == rule.id:
                 concordance += [(f"modern:{m}", rule_href(f"modern:{m}"), pair.note)
@@ -289,12 +294,12 @@ class Site:
             case = cases.get(case_id) or {}
             cells = []
             for engine in self.engines:
-                record = by_engine.get(engine.spec)
-                cells.append({"status": record.status if record else "none",
-                              "symbol": model.SYMBOLS[record.status if record else "none"],
-                              "word": model.word(record.status if record else "none"),
-                              "href": self.failure_href.get(record.key) if record else None,
-                              "message": record.message if record else ""})
+                result = by_engine.get(engine.spec)
+                cells.append({"status": result.status if result else "none",
+                              "symbol": model.SYMBOLS[result.status if result else "none"],
+                              "word": model.word(result.status if result else "none"),
+                              "href": self.failure_href.get(result.key) if result else None,
+                              "message": result.message if result else ""})
             rows.append({"case_id": case_id, "edition": edition, "not_run": False,
                          "own_edition": edition == ref.partition(":")[0],
                          "quote": (case.get("quotes") or {}).get(ref, ""),
@@ -360,7 +365,7 @@ class Site:
         return [(ref, rule_href(ref) if ref in self.corpus else None) for ref in refs]
 
 
-def section_title(section: Any) -> str:
+def section_title(section: Rule) -> str:
     """The English title of a section, from its gist."""
     gist = section.gist.removeprefix("Section heading: ")
     return gist.split(" (")[0].rstrip(".")

@@ -77,9 +77,10 @@ def _creature_targets_anywhere(p: Patcher) -> None:
         "    if kind == \"creature\" and (\n"
         "            (isinstance(value, StackItem) and value.obj is not None\n"
         "             and \"Creature\" in self.chars(value.obj).types)\n"
-        "            or (isinstance(value, GameObject) and value.zone == HAND\n"
+        "            or (isinstance(value, GameObject)\n"
+        "                and value in self.players[value.owner].hand\n"
         "                and \"Creature\" in self.chars(value).types)):\n"
-        "        return spec.allows is None or spec.allows(self, controller, value)\n"))
+        "        return spec.allows is None or spec.allows(self.card_api, controller, value)\n"))
 
 
 @mutant("card-type-in-zone-ignored", "cr2004:200.9a",

@@ -134,8 +134,9 @@ def _delayed_at_once(p: Patcher) -> None:
         "Swamps).")
 def _cda_fixed(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "chars.power, chars.toughness = obj.impl.cda(self, obj)",
-        'chars.power, chars.toughness = obj.chosen.setdefault("cda", obj.impl.cda(self, obj))'))
+        "chars.power, chars.toughness = obj.impl.cda(self.card_api, obj)",
+        "chars.power, chars.toughness = obj.chosen.setdefault(\n"
+        '            "cda", obj.impl.cda(self.card_api, obj))'))
 
 
 @mutant("static-effect-only-on-what-was-there", "modern:405.6b",
@@ -294,7 +295,8 @@ def _emblem_permanent(p: Patcher) -> None:
         '    if kind == "permanent":\n'
         '        found += [o.id for o in self.zones_extra.get("command", ())]\n'))
     p.source(Game.target_legal, ("value.zone != BATTLEFIELD or",
-                                 "value.zone not in (BATTLEFIELD, COMMAND) or"))
+                                 "(value.zone != BATTLEFIELD and value not in "
+                                 "self.zones_extra.get('command', ())) or"))
 
 
 @mutant("emblem-created-on-the-battlefield", "modern:408.2",

@@ -18,7 +18,7 @@ from reference_engine.constants import BATTLEFIELD, GRAVEYARD, LIBRARY
 from reference_engine.editions import Game2004, GameModern
 from reference_engine.events import Activate
 from reference_engine.game import Game
-from reference_engine.objects import Decision, GameObject, StackItem
+from reference_engine.objects import CardAPI, Decision, GameObject, StackItem
 from reference_engine.registry import implementation
 
 # -- zones (217, 400-405) ------------------------------------------------------------------------
@@ -169,7 +169,8 @@ def _mana_stack(p: Patcher) -> None:
             yield from original(self, action)
             return
 
-        def add(game: Game, item: StackItem) -> None:
+        def add(game: CardAPI, item: StackItem) -> None:
+            assert isinstance(game, Game)  # the reference game, which adds mana itself
             game.add_mana(item.controller, produces)
 
         if spec.tap:
@@ -342,8 +343,8 @@ def _target_outside(p: Patcher) -> None:
         "                  for c in self.players[n].hand + self.players[n].graveyard]\n"))
     p.source(Game.target_legal, (
         "if not isinstance(value, GameObject) or value.zone != BATTLEFIELD or (",
-        "if not isinstance(value, GameObject) or value.zone not in (BATTLEFIELD, HAND, "
-        "GRAVEYARD) or ("))
+        "if not isinstance(value, GameObject) or (value.zone not in (BATTLEFIELD, GRAVEYARD) "
+        "and value not in self.players[value.owner].hand) or ("))
 
 
 @mutant("static-effects-outside-play", "cr2004:217.5d cr2004:217.5b",

@@ -66,7 +66,7 @@ def damage(amount: int) -> Resolution:
 
 def draw(amount: int, *, targeted: bool = False) -> Resolution:
     def effect(game: CardAPI, item: StackItem) -> None:
-        players = game.legal_targets_of(item) if targeted else [item.controller]
+        players = game.targeted_players(item) if targeted else [item.controller]
         for player in players:
             game.draw(player, amount)
     return effect
@@ -74,31 +74,31 @@ def draw(amount: int, *, targeted: bool = False) -> Resolution:
 
 def pump(power: int, toughness: int) -> Resolution:
     def effect(game: CardAPI, item: StackItem) -> None:
-        for target in game.legal_targets_of(item):
+        for target in game.targeted_objects(item):
             game.pump_until_end_of_turn(target, power, toughness)
     return effect
 
 
 def destroy(*, regenerate: bool = True) -> Resolution:
     def effect(game: CardAPI, item: StackItem) -> None:
-        for target in game.legal_targets_of(item):
+        for target in game.targeted_objects(item):
             game.destroy(target, regenerate=regenerate)
     return effect
 
 
 def counter_target(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.counter(target)
 
 
 def bounce(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.return_to_hand(target)
 
 
 def discard(amount: int) -> Resolution:
     def effect(game: CardAPI, item: StackItem) -> Iterator[Any]:
-        for player in game.legal_targets_of(item):
+        for player in game.targeted_players(item):
             yield from game.discard(player, amount)
     return effect
 

@@ -136,7 +136,7 @@ def _equip(game: CardAPI, item: StackItem) -> None:
     equipment = item.source
     if equipment is None or equipment.id not in game.objects:
         return
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         # Control of the creature is checked again on resolution (212.2h).
         creature = game.objects[target]
         if creature.controller == item.controller and not game.chars(equipment).types & {
@@ -150,7 +150,7 @@ def _equip_ability(cost: str) -> AbilitySpec:
 
 
 def _tap_target(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.tap(game.objects[target])
 
 
@@ -336,7 +336,7 @@ CARDS.add(CardImpl("Spellbook", player_rules=(
 
 
 def _turf_wound(game: CardAPI, item: StackItem) -> None:
-    for player in game.legal_targets_of(item):
+    for player in game.targeted_players(item):
         game.players[player].cant_play_lands_turn = game.turn
         game.changed()
     game.draw(item.controller, 1)
@@ -391,7 +391,7 @@ def _purelace(game: CardAPI, item: StackItem) -> None:
     def white(chars: Chars) -> None:
         chars.colors = ("W",)
 
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.add_effect(ContinuousEffect(COLOR, game.next_timestamp(), None,
                                          white, "object", target=target))
 

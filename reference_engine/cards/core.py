@@ -13,7 +13,6 @@ from reference_engine.cards.common import (
     PERMANENT,
     PLAYER,
     SPELL,
-    TargetSpec,
     bounce,
     counter_target,
     damage,
@@ -24,7 +23,7 @@ from reference_engine.cards.common import (
     source,
 )
 from reference_engine.mana import parse_cost
-from reference_engine.objects import AbilitySpec, CardImpl, SpellSpec
+from reference_engine.objects import AbilitySpec, CardImpl, SpellSpec, TargetSpec
 
 if TYPE_CHECKING:
     from reference_engine.objects import CardAPI, GameObject, StackItem

@@ -75,7 +75,7 @@ CARDS.add(CardImpl("Animate Dead", enchant=ENCHANT_CREATURE_CARD_IN_GRAVEYARD, t
 
 def _animate_2004(game: CardAPI, item: StackItem) -> None:
     enchantment = on_battlefield(game, item.source)
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         creature = game.move(game.objects[target], BATTLEFIELD, controller=item.controller,
                              cause="animate_dead")
         if creature is not None and enchantment is not None:

@@ -70,7 +70,7 @@ def _destroy_that(creature: GameObject) -> Any:
 
 
 def _stone_giant(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.grant_until(target, "turn", keywords=frozenset(("flying",)))
         # A delayed trigger, made as the ability resolves: one made during an end step waits
         # for the next turn's (modern 513.2; the 2004 "at end of turn" works the same).
@@ -145,7 +145,7 @@ def _instant_or_sorcery_of_yours(game: CardAPI, controller: str, obj: GameObject
 
 
 def _grant_flashback(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         card = game.objects[target]
         if card.card.cost is None:
             continue  # "equal to its mana cost": a card without one gets no cost to pay
@@ -233,7 +233,7 @@ CARDS.add(CardImpl("Rest in Peace", exile_instead_of_graveyard=True, triggers=(
 
 
 def _to_owners_graveyard(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         # With Rest in Peace the card is exiled instead: a new object in the same zone.
         game.move(game.objects[target], GRAVEYARD, cause="pull_from_eternity")
 

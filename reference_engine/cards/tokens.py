@@ -11,14 +11,14 @@ from reference_engine.mana import parse_cost
 from reference_engine.objects import ABILITY, AbilitySpec, CardImpl, SpellSpec, StaticSpec
 
 if TYPE_CHECKING:
-    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, Chars, GameObject, Resolution, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 
 def _tokens(count: int, name: str, colors: tuple[str, ...], subtypes: tuple[str, ...],
-            *keywords: str) -> object:
+            *keywords: str) -> Resolution:
     def effect(game: CardAPI, item: StackItem) -> None:
         for _ in range(count):
             card = token_card(game, name, colors, ("Creature",), subtypes, 1, 1,

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 CARDS = Cards()
 
 
-def _untapped(game: CardAPI, source: GameObject, event: dict) -> bool:
+def _untapped(game: CardAPI, source: GameObject, event: dict[str, Any]) -> bool:
     return not source.tapped
 
 
@@ -52,7 +52,7 @@ CARDS.add(CardImpl("Phyrexian Arena", triggers=(
 
 
 def _gravedigger(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.move(game.objects[target], HAND, cause="return")
 
 
@@ -63,7 +63,7 @@ CARDS.add(CardImpl("Gravedigger", triggers=(
 )))
 
 
-def _another_creature(game: CardAPI, source: GameObject, event: dict) -> bool:
+def _another_creature(game: CardAPI, source: GameObject, event: dict[str, Any]) -> bool:
     return event["subject"] is not source
 
 
@@ -103,7 +103,7 @@ CARDS.add(CardImpl("City of Brass", abilities=(
 
 
 def _spirit_for_opponent(game: CardAPI, item: StackItem) -> None:
-    for opponent in game.legal_targets_of(item):
+    for opponent in game.targeted_players(item):
         card = token_card(game, "Spirit", (), ("Creature",), ("Spirit",), 1, 1)
         game.create_token(item.controller, opponent, card, CardImpl("Spirit"))
 

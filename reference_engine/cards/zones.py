@@ -115,7 +115,7 @@ CARDS.add(CardImpl("Contract from Below", ante_card=True,
 
 def _extra_turns(count: int, *, targeted: bool) -> Any:
     def effect(game: CardAPI, item: StackItem) -> None:
-        players = game.legal_targets_of(item) if targeted else [item.controller]
+        players = game.targeted_players(item) if targeted else [item.controller]
         for player in players:
             game.extra_turns_for(player, count)
     return effect
@@ -140,7 +140,7 @@ def _soldier(game: CardAPI, item: StackItem) -> None:
 
 
 def _plus_three_flying(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         game.grant_until(target, "turn", keywords=frozenset(("flying",)), power=3,
                          toughness=3)
 
@@ -180,7 +180,7 @@ CARDS.add(CardImpl("Elspeth, Knight-Errant", loyalty=4, abilities=(
 
 
 def _oust(game: CardAPI, item: StackItem) -> None:
-    for target in game.legal_targets_of(item):
+    for target in game.targeted_objects(item):
         creature = game.objects[target]
         controller = creature.controller
         # "Second from the top"; with too few cards, the bottom (401.7).
