@@ -511,6 +511,38 @@ class Board(Triggers):
             return equipment
         return None
 
+    def _replace_losses(self, losers: list[str], destroyed: list[GameObject],
+                        to_graveyard: list[GameObject]
+                        ) -> Generator[Decision, Action, list[str]]:
+        """Of the players who would lose, those who still do: a permanent with a loss
+        replacement (``CardImpl.loss_replacement``) saves its controller once, and is exiled
+        (or, if a state-based action also sends it to the graveyard, its controller chooses
+        which applies)."""
+        still = []
+        for name in losers:
+            savior = next((o for o in self.live() if o.controller == name
+                           and o.impl.loss_replacement and not self.chars(o).lost_abilities),
+                          None)
+            if savior is None:
+                still.append(name)
+                continue
+            self.players[name].life = 20  # the starting life total
+            self.players[name].drew_from_empty = False
+            self._events.append(ev.LossReplaced(name, savior.id))
+            conflict = savior in destroyed or savior in to_graveyard
+            where = "exile"
+            if conflict:
+                where = yield from self.choose(savior.controller, "choose_replacement",
+                                               ["graveyard", "exile"],
+                                               {"object": savior.id, "card": savior.card.name})
+            if where == "exile":
+                if savior in destroyed:
+                    destroyed.remove(savior)
+                if savior in to_graveyard:
+                    to_graveyard.remove(savior)
+                self.exile_object(savior, cause="replacement")
+        return still
+
 
 # Capitalised words just before "creature" (or "artifact creature") in a card's text, not at
 # the start of a sentence: "a 1/1 white Soldier creature token", "becomes a 2/2

@@ -1,7 +1,8 @@
-"""The reference game: state, turn structure, priority, the stack, zone changes and
-state-based actions, for two players. Edition differences are hooks overridden in
-``editions.py``; characteristics are in ``layers.py``, triggers in ``triggers.py``, combat in
-``combat.py``.
+"""The reference game's loop: the turn structure, priority, casting, activating and
+resolving, state-based actions, and the end of the game, for two players. What it is built on
+is in the layers below (state.py lists them): the checks of an action in ``legality.py``, what
+happens to objects and players in ``board.py``, combat in ``combat.py``; the editions'
+differences are the hooks of ``state.py``, set in ``editions.py``.
 
 The game runs as a coroutine (``_run``) that yields a :class:`Decision` whenever a player must
 act (priority, or a decision such as a mulligan or declaring attackers) and receives the chosen
@@ -69,7 +70,7 @@ class Game(Legality, Combat):
 
     # -- public API ---------------------------------------------------------------------------
 
-    def perform(self: Game, action: Action) -> None:
+    def perform(self, action: Action) -> None:
         """Check ``action`` and apply it.
 
         :raises IllegalActionError: the action is not legal now; nothing has changed.
@@ -117,15 +118,10 @@ class Game(Legality, Combat):
         except StopIteration:
             self.decision = None
 
-    # -- objects ------------------------------------------------------------------------------
 
-    # -- zone changes -------------------------------------------------------------------------
 
-    # -- game actions used by effects ---------------------------------------------------------
 
-    # -- more game actions for card effects --------------------------------------------------
 
-    # -- targets ------------------------------------------------------------------------------
 
     # -- the game coroutine -------------------------------------------------------------------
 
@@ -500,61 +496,6 @@ class Game(Legality, Combat):
         self._sba_version = self.version
         return found
 
-    def _replace_losses(self, losers: list[str], destroyed: list[GameObject],
-                        to_graveyard: list[GameObject]
-                        ) -> Generator[Decision, Action, list[str]]:
-        still = []
-        for name in losers:
-            savior = next((o for o in self.live() if o.controller == name
-                           and o.impl.loss_replacement and not self.chars(o).lost_abilities),
-                          None)
-            if savior is None:
-                still.append(name)
-                continue
-            self.players[name].life = 20  # the starting life total
-            self.players[name].drew_from_empty = False
-            self._events.append(ev.LossReplaced(name, savior.id))
-            conflict = savior in destroyed or savior in to_graveyard
-            where = "exile"
-            if conflict:
-                where = yield from self.choose(savior.controller, "choose_replacement",
-                                               ["graveyard", "exile"],
-                                               {"object": savior.id, "card": savior.card.name})
-            if where == "exile":
-                if savior in destroyed:
-                    destroyed.remove(savior)
-                if savior in to_graveyard:
-                    to_graveyard.remove(savior)
-                self.exile_object(savior, cause="replacement")
-        return still
-
-    def _aura_legal(self, aura: GameObject) -> bool:
-        target = aura.attached_to
-        if target is None or target == aura.id:
-            return False
-        spec = self.enchant_spec(aura)
-        if not isinstance(target, int):
-            return spec.kind in ("player", "creature_or_player")
-        enchanted = self.objects.get(target)
-        if enchanted is None:
-            return False
-        if spec.kind != "card_in_graveyard":
-            if enchanted.zone != BATTLEFIELD:
-                return False
-            if "Creature" in self.chars(aura).types and (
-                    "Creature" in self.chars(enchanted).types):
-                return False  # an Aura that is a creature can't enchant a creature (212.4g)
-        return self.target_legal(spec, aura.controller, target)
-
-    def _equipment_legal(self, equipment: GameObject) -> bool:
-        target = self.objects.get(equipment.attached_to) if isinstance(
-            equipment.attached_to, int) else None
-        if target is None or target.zone != BATTLEFIELD or target is equipment:
-            return False
-        if "Creature" in self.chars(equipment).types:
-            return False  # an Equipment that is a creature can't equip (212.2i)
-        return "Creature" in self.chars(target).types
-
     def _cease_to_exist(self, obj: GameObject) -> None:
         zone = self.zone_list(obj)
         if zone is not None and obj in zone:
@@ -751,5 +692,3 @@ class Game(Legality, Combat):
                 yield from outcome
         if item in self.stack:
             self.stack.remove(item)
-
-    # -- helpers ------------------------------------------------------------------------------

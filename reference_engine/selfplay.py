@@ -31,6 +31,7 @@ from reference_engine.observation import observe
 from reference_engine.registry import implementation
 from reference_engine.setup import new_game
 from spec.cardpool import default_pool
+from spec.editions import EDITIONS
 
 BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 MAX_ACTIONS_PER_GAME = 50_000
@@ -147,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Play random legal games and measure speed.")
     parser.add_argument("--games", type=int, default=20, help="Number of games (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="Seed of the whole run")
-    parser.add_argument("--edition", choices=("cr2004", "modern"), default="cr2004")
+    parser.add_argument("--edition", choices=tuple(EDITIONS), default="cr2004")
     parser.add_argument("--decks", choices=DECK_POOLS, default="core",
                         help="Build decks from the core cards (default) or the whole pool")
     parser.add_argument("--json", action="store_true", help="Print the summary as JSON")

@@ -137,3 +137,30 @@ class Targets(Layers):
         spec = aura.chosen.get("enchant") or aura.impl.enchant
         assert spec is not None
         return spec
+
+    def _aura_legal(self, aura: GameObject) -> bool:
+        target = aura.attached_to
+        if target is None or target == aura.id:
+            return False
+        spec = self.enchant_spec(aura)
+        if not isinstance(target, int):
+            return spec.kind in ("player", "creature_or_player")
+        enchanted = self.objects.get(target)
+        if enchanted is None:
+            return False
+        if spec.kind != "card_in_graveyard":
+            if enchanted.zone != BATTLEFIELD:
+                return False
+            if "Creature" in self.chars(aura).types and (
+                    "Creature" in self.chars(enchanted).types):
+                return False  # an Aura that is a creature can't enchant a creature (212.4g)
+        return self.target_legal(spec, aura.controller, target)
+
+    def _equipment_legal(self, equipment: GameObject) -> bool:
+        target = self.objects.get(equipment.attached_to) if isinstance(
+            equipment.attached_to, int) else None
+        if target is None or target.zone != BATTLEFIELD or target is equipment:
+            return False
+        if "Creature" in self.chars(equipment).types:
+            return False  # an Equipment that is a creature can't equip (212.2i)
+        return "Creature" in self.chars(target).types

@@ -4,6 +4,7 @@ characteristic-defining power and toughness."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -225,23 +226,34 @@ CARDS.add(CardImpl("March of the Machines", statics=(
 
 
 def _other_enchantment(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
-    if obj is src or "Enchantment" not in chars.types:
-        return False
-    # The 2004 Oracle animates every other enchantment, local ones included (so 212.4g
-    # applies); the modern Oracle excludes Auras.
-    return game.edition == "cr2004" or obj.impl.enchant is None
+    return obj is not src and "Enchantment" in chars.types
+
+
+def _other_non_aura_enchantment(game: CardAPI, src: GameObject, obj: GameObject,
+                                chars: Chars) -> bool:
+    return _other_enchantment(game, src, obj, chars) and obj.impl.enchant is None
 
 
 def _opalescence_types(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
     _march_types(game, src, obj, chars)
 
 
-CARDS.add(CardImpl("Opalescence", statics=(
-    StaticSpec(TYPE, _other_enchantment, _opalescence_types,
-               "Each other enchantment is a creature, still an enchantment."),
-    StaticSpec(PT_SET, _animated_by_source, _value_pt,
-               "... with power and toughness each equal to its mana value."),
-)))
+def _opalescence(animates: Callable[[CardAPI, GameObject, GameObject, Chars], bool],
+                 text: str) -> CardImpl:
+    return CardImpl("Opalescence", statics=(
+        StaticSpec(TYPE, animates, _opalescence_types, text),
+        StaticSpec(PT_SET, _animated_by_source, _value_pt,
+                   "... with power and toughness each equal to its mana value."),
+    ))
+
+
+# The modern Oracle excludes Auras; the 2004 Oracle animates every other enchantment, local
+# ones included (so 212.4g applies to them).
+CARDS.add(_opalescence(_other_non_aura_enchantment,
+                       "Each other non-Aura enchantment is a creature, still an enchantment."))
+CARDS.add(_opalescence(_other_enchantment,
+                       "Each other enchantment is a creature, still an enchantment."),
+          edition="cr2004")
 
 
 def _evil_presence(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars) -> None:
