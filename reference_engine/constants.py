@@ -24,7 +24,6 @@ STEP_BY_NAME = {name: step for step, name in enumerate(STEP_NAMES)}
 
 BEGINNING, PRECOMBAT_MAIN, COMBAT, POSTCOMBAT_MAIN, ENDING = range(5)
 PHASE_NAMES = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
-PHASE_BY_NAME = {name: phase for phase, name in enumerate(PHASE_NAMES)}
 PHASE_OF_STEP = (
     BEGINNING, BEGINNING, BEGINNING, PRECOMBAT_MAIN, COMBAT, COMBAT, COMBAT, COMBAT, COMBAT,
     POSTCOMBAT_MAIN, ENDING, ENDING,
@@ -45,7 +44,6 @@ ZONE_BY_NAME = {name: zone for zone, name in enumerate(ZONE_NAMES)}
 PLAYER_ZONES = frozenset((LIBRARY, HAND, GRAVEYARD))
 
 COLORS = ("W", "U", "B", "R", "G")
-COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
 
 #: the decision of the player who holds priority (any other is a choice such as a mulligan)

@@ -51,7 +51,6 @@ NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
 #: the decisions other than priority, answered only while one of them is pending
 DECISION_KINDS = frozenset(("keep", "mulligan", "attack", "block", "done", "order_blockers",
                             "discard", "choose"))
-_TIMING_CODES = frozenset(("not_your_turn", "not_main_phase", "stack_not_empty"))
 
 #: how each reason code is worded; ``{card}`` is the object's name (or its id), ``{player}``
 #: the actor, ``{kind}`` the action's kind, ``{what}`` what was played, ``{decision}`` and

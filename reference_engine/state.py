@@ -97,7 +97,7 @@ class GameState(ABC):
 
 
     #: the zones this edition has, beyond library, hand, graveyard, battlefield, stack, exile
-    extra_zones: ClassVar[tuple[str, ...]] = ()
+    extra_zones: ClassVar[tuple[str, ...]]
     #: unused mana empties at the end of each step (modern) or only of each phase (2004)
     pool_empties_each_step: ClassVar[bool]
     #: unused mana lost at the end of a phase costs 1 life each (2004 rule 300.3)
