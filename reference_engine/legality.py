@@ -237,7 +237,11 @@ class Legality(Board):
     def cast_timing_refusal(self, name: str, obj: GameObject,
                             sorcery_ok: bool) -> str | None:
         """Whether the card may be cast now as far as its type and timing go."""
-        types = self.chars(obj).types
+        # The cache test of chars() inlined: asked of every card in hand on every listing.
+        chars = obj._chars
+        if chars is None or obj._chars_version != self.version:
+            chars = self.chars(obj)
+        types = chars.types
         if "Land" in types:
             return "land_not_cast"
         if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):
