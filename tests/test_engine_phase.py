@@ -349,6 +349,23 @@ def test_a_concession_ends_the_game(engine):
     assert engine.legal_actions() == []
 
 
+def test_every_event_matches_the_event_schema(engine):
+    # Damage, life and a game's end, as the adapter reports them, by event.json's clauses.
+    handles = state(engine, players={"A": {"hand": [{"handle": "bolt",
+                                                     "card": "Lightning Bolt"}]}},
+                    battlefield=[{"handle": "m", "card": "Mountain", "controller": "A"}])
+    engine.events()
+    engine.perform({"action": "cast", "player": "A", "card": handles["bolt"],
+                    "targets": [{"player": "B"}], "pay_with": "auto"})
+    engine.perform({"action": "pass", "player": "A"})
+    engine.perform({"action": "pass", "player": "B"})
+    engine.perform({"action": "concede", "player": "B"})
+    events = engine.events()
+    assert {"damage", "life", "game_over"} <= {e["type"] for e in events}
+    for event in events:
+        assert schemas.first_error("protocol/event.json", event) is None, event
+
+
 def test_tropical_island_abilities_are_in_protocol_order(engine):
     assert engine._ability_orders("Tropical Island") == [1, 0]  # phase lists blue first
     assert engine._ability_orders("Mishra's Factory") == [0, 1, 2]

@@ -266,8 +266,13 @@ class PhaseEngine:
         if waiting.get("type") == "GameOver":
             raise IllegalAction("game_over", "the game is over")
         if kind == "concede":
-            self._apply(seat, {"type": "Concede", "data": {"player_id": seat}})
+            # Known before the engine's GameOver event is turned into ours (its reason).
             self._conceded = player
+            try:
+                self._apply(seat, {"type": "Concede", "data": {"player_id": seat}})
+            except Exception:
+                self._conceded = None
+                raise
         elif kind == "pass":
             self._apply(seat, {"type": "PassPriority"})
         elif kind in ("keep", "mulligan"):
@@ -1179,9 +1184,12 @@ class PhaseEngine:
                 target = self._protocol_target(data.get("target"))
                 if "player" in target:
                     damaged.add(SEAT[target["player"]])
-                self._events.append({"type": "damage", "source": data.get("source_id"),
-                                     "target": target, "amount": data.get("amount", 0),
-                                     "combat": bool(data.get("is_combat"))})
+                damage: dict[str, Any] = {"type": "damage", "target": target,
+                                          "amount": data.get("amount", 0),
+                                          "combat": bool(data.get("is_combat"))}
+                if data.get("source_id") is not None:
+                    damage["source"] = data["source_id"]
+                self._events.append(damage)
             elif kind == "LifeChanged":
                 amount = int(data.get("amount", 0))
                 seat = data.get("player_id")
@@ -1198,5 +1206,7 @@ class PhaseEngine:
                     self._events.append({"type": "step", "turn": self.game.turn,
                                          "phase": phase_name, "step": step})
             elif kind == "GameOver":
-                self._events.append({"type": "game_over",
-                                     "winner": NAME.get(data.get("winner"))})
+                result = self._result({"type": "GameOver", "data": data})
+                self._events.append({"type": "game_over", "winners": result["winners"],
+                                     "losers": result["losers"], "draw": result["draw"],
+                                     "reason": result["reason"]})
