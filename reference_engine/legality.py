@@ -265,6 +265,7 @@ class Legality(Board):
         elif spell is None:
             specs = ()
         elif spell.max_targets:
+            # Damage divided among "any number" of targets needs one at least (modern 107.1c).
             if not 1 <= len(targets) <= spell.max_targets:
                 return "wrong_target_count"
             specs = (spell.targets[0],) * len(targets)

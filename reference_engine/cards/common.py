@@ -22,6 +22,10 @@ CREATURE_SPELL = TargetSpec(
     "spell", lambda game, _controller, item: item.obj is not None
     and "Creature" in game.chars(item.obj).types, "target creature spell",
 )
+PLAYER_OR_PLANESWALKER = TargetSpec(
+    "creature_or_player", lambda game, _controller, value: isinstance(value, str)
+    or "Planeswalker" in game.chars(value).types, "target player or planeswalker",
+)
 OPPONENT = TargetSpec("player", lambda _game, controller, player: player != controller,
                       "target opponent")
 

@@ -12,6 +12,7 @@ from reference_engine.cards.common import (
     CREATURE_SPELL,
     PERMANENT,
     PLAYER,
+    PLAYER_OR_PLANESWALKER,
     SPELL,
     bounce,
     counter_target,
@@ -95,6 +96,9 @@ CARDS.add(CardImpl("Inspiration", spell=SpellSpec((PLAYER,), draw(2, targeted=Tr
 CARDS.add(CardImpl("Divination", spell=SpellSpec((), draw(2))))
 CARDS.add(CardImpl("Mind Rot", spell=SpellSpec((PLAYER,), discard(2))))
 CARDS.add(CardImpl("Lava Axe", spell=SpellSpec((PLAYER,), damage(5))))
+# The modern Oracle: "target player or planeswalker" (a creature is not a legal target).
+CARDS.add(CardImpl("Lava Axe", spell=SpellSpec((PLAYER_OR_PLANESWALKER,), damage(5))),
+          edition="modern")
 CARDS.add(CardImpl("Fireball", spell=SpellSpec((ANY_TARGET,), _fireball, max_targets=99,
                                                extra_target_cost=1)))
 CARDS.add(CardImpl("Vindicate", spell=SpellSpec((PERMANENT,), destroy())))
