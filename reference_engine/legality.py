@@ -542,13 +542,9 @@ class Legality(Board):
             if obj.tapped:
                 continue
             options: list[tuple[int, str | None, mana.Production]] = []
-            for index, spec in specs:
-                if self.ability_refusal(obj, spec, sorcery_ok) is not None:
-                    continue
-                if spec.any_color:
-                    options.extend((index, c, mana.production((c,))) for c in COLORS)
-                else:
-                    options.append((index, None, mana.production(spec.produces or ())))
+            for spec, made in specs:
+                if self.ability_refusal(obj, spec, sorcery_ok) is None:
+                    options.extend(made)
             if options:
                 found.append((obj, options))
         return found
@@ -569,21 +565,20 @@ class Legality(Board):
         version = self.version
         abilities: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {
             name: [] for name in PLAYERS}
-        sources: dict[str, list[tuple[GameObject, list[tuple[int, AbilitySpec]]]]] = {
-            name: [] for name in PLAYERS}
+        sources: dict[str, list[tuple[GameObject, _Makes]]] = {name: [] for name in PLAYERS}
         for obj in self.battlefield:
             if obj.phased_out:
                 continue
-            mine = abilities[obj.controller]
-            makes: list[tuple[int, AbilitySpec]] = []
-            for index, spec in enumerate(self.abilities(obj)):
-                free = spec.cost is None or spec.cost.is_free
+            own = self.abilities(obj)
+            if not own:
+                continue
+            entries, makes = _sorted_abilities(own)
+            controller = obj.controller
+            mine = abilities[controller]
+            for index, spec, free in entries:
                 mine.append((obj, index, spec, free))
-                if (spec.produces is not None or spec.any_color) and spec.tap and free and (
-                        not spec.sacrifice):
-                    makes.append((index, spec))
             if makes:
-                sources[obj.controller].append((obj, makes))
+                sources[controller].append((obj, makes))
         self._ability_tables = abilities
         self._mana_tables = sources
         self._tables_version = version
@@ -599,11 +594,18 @@ class Legality(Board):
             return actions
         player = self.players[name]
         real = player.pool
-        # Every source adding every mana it can: a superset, checked one by one below.
-        player.pool = list(real)
+        # Every source adding every mana it can: a superset, checked one by one below. (Most
+        # sources have one option, a basic land's: its mana is the most it adds.)
+        w, u, b, r, g, c = real
         for _, options in sources:
-            for slot in {slot for _, _, made in options for slot in range(6) if made[slot]}:
-                player.pool[slot] += max(made[slot] for _, _, made in options)
+            most = options[0][2] if len(options) == 1 else _most(options)
+            w += most[0]
+            u += most[1]
+            b += most[2]
+            r += most[3]
+            g += most[4]
+            c += most[5]
+        player.pool = [w, u, b, r, g, c]
         try:
             candidates = self._pool_actions(name, costly=True)
         finally:
@@ -612,7 +614,8 @@ class Legality(Board):
         memo: dict[tuple[Any, ...], list[int] | None] = {}
         for action in candidates:
             if action not in listed:
-                paid = action._replace(pay_with="auto")
+                # _replace() without its keyword machinery: pay_with is the last field.
+                paid = Action._make((*action[:-1], "auto"))
                 if self._payment_plan(paid, sources, memo):
                     actions.append(paid)
         return actions
@@ -704,7 +707,17 @@ class Legality(Board):
         name = player.name
         if not spec.targets:
             cost = spec.cost
-            for x in _x_values(player.pool, cost) if cost else [None]:
+            if not cost or not cost.x:
+                # The same action is listed again at every priority (each untapped land's
+                # mana ability): made once per game.
+                key = (name, obj.id, index)
+                action = self._activations.get(key)
+                if action is None:
+                    action = self._activations[key] = Action("activate", name, card=obj.id,
+                                                             ability=index)
+                actions.append(action)
+                return
+            for x in _x_values(player.pool, cost):
                 actions.append(Action("activate", name, card=obj.id, ability=index, x=x))
             return
         pools = [self.target_candidates(t, name) for t in spec.targets]
@@ -712,6 +725,50 @@ class Legality(Board):
             if len(set(combo)) == len(combo) and (not spec.equip or combo[0] != obj.id):
                 actions.append(Action("activate", name, card=obj.id, ability=index,
                                       targets=combo))
+
+
+#: what a mana ability can add, each way: (its index, the colour chosen or None, the mana)
+_Made = tuple[tuple[int, str | None, mana.Production], ...]
+#: a permanent's mana abilities costing only {T}, each with what it can add
+_Makes = tuple[tuple[AbilitySpec, _Made], ...]
+_SORTED: dict[int, tuple[tuple[AbilitySpec, ...], tuple[tuple[int, AbilitySpec, bool], ...],
+                         _Makes]] = {}
+
+
+def _sorted_abilities(abilities: tuple[AbilitySpec, ...]
+                      ) -> tuple[tuple[tuple[int, AbilitySpec, bool], ...], _Makes]:
+    """A permanent's activated abilities, each with its index and whether its mana cost is
+    free, and its mana abilities costing only {T} with their options (see mana_sources):
+    worked out once per tuple of abilities (characteristics that did not change keep theirs,
+    and a basic land's are shared), the tuple checked by identity."""
+    known = _SORTED.get(id(abilities))
+    if known is not None and known[0] is abilities:
+        return known[1], known[2]
+    entries: list[tuple[int, AbilitySpec, bool]] = []
+    makes: list[tuple[AbilitySpec, _Made]] = []
+    for index, spec in enumerate(abilities):
+        free = spec.cost is None or spec.cost.is_free
+        entries.append((index, spec, free))
+        if (spec.produces is not None or spec.any_color) and spec.tap and free and (
+                not spec.sacrifice):
+            made: _Made
+            if spec.any_color:
+                made = tuple((index, c, mana.production((c,))) for c in COLORS)
+            else:
+                made = ((index, None, mana.production(spec.produces or ())),)
+            makes.append((spec, made))
+    if len(_SORTED) > 4096:
+        _SORTED.clear()  # tuples of characteristics long recomputed: keep the memo small
+    found = (tuple(entries), tuple(makes))
+    _SORTED[id(abilities)] = (abilities, *found)
+    return found
+
+
+def _most(options: list[tuple[int, str | None, mana.Production]]) -> mana.Production:
+    """The most mana of each type one of a source's options adds."""
+    return (max(made[0] for _, _, made in options), max(made[1] for _, _, made in options),
+            max(made[2] for _, _, made in options), max(made[3] for _, _, made in options),
+            max(made[4] for _, _, made in options), max(made[5] for _, _, made in options))
 
 
 def _x_values(pool: list[int], cost: mana.Cost) -> list[int | None]:

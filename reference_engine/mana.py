@@ -79,9 +79,11 @@ def total_due(cost: Cost, x: int) -> int:
 
 def max_x(pool: list[int], cost: Cost) -> int:
     """The largest X the pool can pay for (``-1`` if it cannot pay even X=0)."""
-    for have, need in zip(pool, cost.colored, strict=True):
-        if have < need:
-            return -1
+    # Unrolled over the six slots: asked for every card and ability on every listing.
+    c = cost.colored
+    if (pool[0] < c[0] or pool[1] < c[1] or pool[2] < c[2] or pool[3] < c[3]
+            or pool[4] < c[4] or pool[5] < c[5]):
+        return -1
     spare = sum(pool) - sum(cost.colored) - cost.generic
     if spare < 0:
         return -1
@@ -91,9 +93,11 @@ def max_x(pool: list[int], cost: Cost) -> int:
 
 
 def can_pay(pool: list[int], cost: Cost, x: int = 0) -> bool:
-    for have, need in zip(pool, cost.colored, strict=True):
-        if have < need:
-            return False
+    # Unrolled over the six slots, as in max_x.
+    c = cost.colored
+    if (pool[0] < c[0] or pool[1] < c[1] or pool[2] < c[2] or pool[3] < c[3]
+            or pool[4] < c[4] or pool[5] < c[5]):
+        return False
     return sum(pool) - sum(cost.colored) >= cost.generic + cost.x * x
 
 
@@ -157,7 +161,17 @@ def _search(pool: list[int], sources: Sequence[Sequence[Production]], cost: Cost
         if options:
             kinds.setdefault(tuple(options), []).append(index)
     groups = list(kinds.items())
-    for used in range(len(sources) + 1):
+    # Fewer sources than the mana still due needs, at the most one of them adds, cannot pay:
+    # the search starts at the first number that might (the answer is the same).
+    most = max((sum(made) for options in sources for made in options), default=0)
+    short = total_due(cost, x) - sum(pool)
+    if short <= 0:
+        fewest = 0
+    elif most <= 0:
+        return None
+    else:
+        fewest = -(-short // most)
+    for used in range(fewest, len(sources) + 1):
         for counts in _counts(used, [len(members) for _, members in groups]):
             per_group = [itertools.combinations_with_replacement(range(len(options)), n)
                          for (options, _), n in zip(groups, counts, strict=True)]

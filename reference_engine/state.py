@@ -237,7 +237,7 @@ class GameState(ABC):
         #: per player, at ``_tables_version``: the activated abilities of their permanents,
         #: and the subset that are mana abilities costing only {T} (see _ability_table)
         self._ability_tables: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {}
-        self._mana_tables: dict[str, list[tuple[GameObject, list[tuple[int, AbilitySpec]]]]] = {}
+        self._mana_tables: dict[str, list[tuple[GameObject, Any]]] = {}
         self._tables_version = -1
         self._sba_cache: list[GameObject] = []
         self._sba_version = -1
@@ -258,6 +258,8 @@ class GameState(ABC):
         self._priority_decision = {name: Decision(PRIORITY, name) for name in PLAYERS}
         self._pass_action = {name: Action("pass", name) for name in PLAYERS}
         self._concede_actions = [Action("concede", name) for name in PLAYERS]
+        #: the activations without targets or X listed so far, by player, object and ability
+        self._activations: dict[tuple[str, int, int], Action] = {}
 
     def peek_events(self) -> list[ev.Event]:
         """The events not yet taken, left in place."""

@@ -309,8 +309,8 @@ def _negative_floor(p: Patcher) -> None:
         "Coloured mana symbols are checked only as an amount: any colour pays {G}.")
 def _colour_any(p: Patcher) -> None:
     _fresh_payment_memo(p)
-    p.source(mana.can_pay, ("if have < need:", "if False:"))
-    p.source(mana.max_x, ("if have < need:", "if False:"))
+    p.source(mana.can_pay, ("if (pool[0] < c[0]", "if False and (pool[0] < c[0]"))
+    p.source(mana.max_x, ("if (pool[0] < c[0]", "if False and (pool[0] < c[0]"))
 
 
 @mutant("generic-needs-colourless", "cr2004:104.3b",
