@@ -6,8 +6,9 @@
 Speed: self-play over the whole card pool (``python -m reference_engine.selfplay --decks
 pool --json``), run in a subprocess in each checkout, the two alternating (base, new, base,
 new, ...) so that both see the same load on a shared machine; per edition it prints each
-side's median actions per second and the ratio new/base. Nothing is asserted about the
-figures: they are for reading.
+side's median actions per second and the ratio new/base (and the ratio of the fastest runs,
+the steadier on a loaded machine). Nothing is asserted about the figures: they are for
+reading.
 
 ``--check-traces``: for every seed and edition, plays the same games in both checkouts and
 compares a digest of each game's actions and final observation, game by game; any difference
@@ -79,14 +80,18 @@ def compare_speed(base: Path, new: Path, games: int, repeats: int, seed: int) ->
                       file=sys.stderr)
         base_median = statistics.median(rates["base"])
         new_median = statistics.median(rates["new"])
+        # Load on a shared machine only ever slows a run: the best run of each side is the
+        # steadier estimate of its own speed, the median the more typical one.
+        best = max(rates["new"]) / max(rates["base"])
         same = traces["base"] == traces["new"] and len(traces["new"]) == 1
-        rows.append((edition, base_median, new_median, new_median / base_median, same))
-    print(f"{'edition':8} {'base a/s':>10} {'new a/s':>10} {'ratio':>6}  same trace")
-    for edition, base_median, new_median, ratio, same in rows:
-        print(f"{edition:8} {base_median:>10.0f} {new_median:>10.0f} {ratio:>6.2f}  "
+        rows.append((edition, base_median, new_median, new_median / base_median, best, same))
+    print(f"{'edition':8} {'base a/s':>10} {'new a/s':>10} {'ratio':>6} {'best':>6}  same trace")
+    for edition, base_median, new_median, ratio, best, same in rows:
+        print(f"{edition:8} {base_median:>10.0f} {new_median:>10.0f} {ratio:>6.2f} {best:>6.2f}  "
               f"{'yes' if same else 'NO'}")
-    print(f"({games} games, seed {seed}, --decks pool, median of {repeats} alternating runs)")
-    return 0 if all(row[4] for row in rows) else 1
+    print(f"({games} games, seed {seed}, --decks pool, median of {repeats} alternating runs; "
+          "best: the ratio of each side's fastest run)")
+    return 0 if all(row[5] for row in rows) else 1
 
 
 def check_traces(base: Path, new: Path, seeds: list[int], games: int) -> int:
