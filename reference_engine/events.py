@@ -47,20 +47,33 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
         later: dict[str, Any] = {}  # optional fields go last (as the JSON always had them)
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.metadata.get("optional"):
+        for name, key, optional, convert in _plan(type(self)):
+            value = getattr(self, name)
+            if optional:
                 if value is not None:
-                    later[f.metadata.get("json", f.name)] = value
+                    later[key] = value
                 continue
-            convert = f.metadata.get("convert")
             if convert is not None:
                 value = convert(value)
             elif isinstance(value, tuple):
                 value = list(value)
-            out[f.metadata.get("json", f.name)] = value
+            out[key] = value
         out.update(later)
         return out
+
+
+#: per kind of event, how each field goes into the JSON: (attribute, JSON key, left out when
+#: None, conversion); worked out once per kind, not on every event
+_PLANS: dict[type[Event], tuple[tuple[str, str, bool, Any], ...]] = {}
+
+
+def _plan(kind: type[Event]) -> tuple[tuple[str, str, bool, Any], ...]:
+    plan = _PLANS.get(kind)
+    if plan is None:
+        plan = _PLANS[kind] = tuple(
+            (f.name, f.metadata.get("json", f.name), bool(f.metadata.get("optional")),
+             f.metadata.get("convert")) for f in fields(kind))
+    return plan
 
 
 # -- objects and zones ------------------------------------------------------------------------

@@ -4,24 +4,16 @@ land, casting a spell and activating an ability.
 Each rule is checked by one method that returns a reason code (a string, the ``reason`` of
 the protocol's ``illegal_action`` error) or ``None`` when the rule holds. The same methods
 build the list of legal actions (:meth:`Legality.legal_actions`) and judge one action
-(:meth:`Legality.refusal`, which :meth:`Legality.perform` calls): ``perform`` checks the
-action it is given and nothing else, never the list. Messages are worded from the code, in
-:data:`MESSAGES`, only when an action is refused.
+(:meth:`Legality.check`, which the game's ``perform`` runs before it applies anything):
+``check`` looks at the action it is given and nothing else, never the list. Messages are
+worded from the code, in :data:`MESSAGES`, only when an action is refused; its keys (with
+``bad_payment`` and ``not_a_mana_source``, raised by the payment checks) are every reason
+code, each explained in docs/reference-engine.md.
 
 The list abbreviates two families of choices that grow too fast to list whole, as the
 protocol allows (docs/protocol.md, "Actions"): a spell with "any number of targets" is listed
 with up to :data:`LISTED_TARGETS` targets, and a blocker order one blocker at a time.
-``perform`` accepts every legal action, listed or not.
-
-Reason codes: ``game_over``, ``no_decision``, ``not_your_decision``, ``not_an_option``,
-``not_your_priority``, ``no_such_decision``, ``unexpected_field``, ``not_legal_now``,
-``not_in_hand``, ``not_a_land``, ``land_not_cast``, ``not_your_turn``, ``not_main_phase``,
-``stack_not_empty``, ``cant_play_lands``, ``no_land_play_left``, ``no_kicker``,
-``x_required``, ``x_not_allowed``, ``wrong_target_count``, ``duplicate_target``,
-``illegal_target``, ``cannot_pay``, ``not_on_battlefield``, ``not_controller``,
-``no_such_ability``, ``already_tapped``, ``summoning_sick``, ``not_during_combat``,
-``loyalty_used``, ``not_enough_loyalty``, ``no_counter_to_remove``, ``not_attached``; and,
-for payments, ``unexpected_payment``, ``bad_payment``, ``not_a_mana_source``.
+``check`` accepts every legal action, listed or not.
 """
 
 from __future__ import annotations
@@ -333,7 +325,7 @@ class Legality(Board):
         if obj.controller != action.player:
             return "not_controller"
         abilities = self.abilities(obj)
-        if action.ability is None or action.ability >= len(abilities):
+        if action.ability is None or not 0 <= action.ability < len(abilities):
             return "no_such_ability"
         spec = abilities[action.ability]
         name = action.player

@@ -15,7 +15,9 @@ promise over many random states of random games over the whole card pool, both e
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +26,7 @@ from reference_engine.actions import Action
 from reference_engine.constants import BATTLEFIELD, COMBAT, MAIN_STEPS, PHASE_OF_STEP, PLAYERS
 from reference_engine.errors import IllegalActionError
 from reference_engine.game import Game
-from reference_engine.legality import DECISION_KINDS, LISTED_TARGETS, stray_fields
+from reference_engine.legality import DECISION_KINDS, LISTED_TARGETS, MESSAGES, stray_fields
 from reference_engine.mana import can_pay
 from reference_engine.objects import GameObject
 from reference_engine.selfplay import random_deck
@@ -348,3 +350,13 @@ def test_listing_and_checking_agree_over_random_states(edition: str) -> None:
                  "not_controller", "already_tapped", "x_not_allowed"):
         assert seen[code], f"no variant was refused as {code}: {dict(seen)}"
 
+
+
+def test_every_reason_code_is_documented_and_no_other():
+    # The codes are MESSAGES' keys and the payment checks' two; docs/reference-engine.md's
+    # table explains each (a code added without a word there, or a row left over, fails).
+    text = (Path(__file__).parents[1] / "docs" / "reference-engine.md").read_text()
+    table = text.split("## Legality", 1)[1].split("\n## ", 1)[0]
+    documented = {code for row in table.splitlines() if row.startswith("| `")
+                  for code in re.findall(r"`([a-z_]+)`", row.split("|")[1])}
+    assert documented == set(MESSAGES) | {"bad_payment", "not_a_mana_source"}

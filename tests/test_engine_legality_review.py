@@ -690,6 +690,9 @@ def test_ability_indices_count_printed_then_granted_abilities(edition):
     assert refused(t, "activate", "A", card="ps", ability=2, targets=["B"]) == "no_such_ability"
     assert refused(t, "activate", "A", card="ps", ability=99, targets=["B"]) \
         == "no_such_ability"
+    # In process an index may be negative (the wire refuses it): not Python's last ability.
+    assert refused_action(t, Action("activate", "A", card=t.id("ps"), ability=-1,
+                                    targets=("B",))) == "no_such_ability"
     t.do("activate", "A", card="ps", ability=1, targets=["B"])  # the granted one
     assert refused(t, "activate", "A", card="ps", ability=0, targets=["B"]) == "already_tapped"
 
