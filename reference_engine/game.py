@@ -262,8 +262,11 @@ class Game(Legality, Combat):
         passes = 0
         resolutions = 0  # resolved in a row with nothing but passes in between
         seen: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
+        settled = -1  # the state version at which a pass left the game settled
         while True:
-            yield from self._settle()
+            if settled != self.version:
+                yield from self._settle()
+            at = self.version
             if resolutions >= LOOP_WATCH and self.stack and passes == 0:
                 # Once per resolution: as the active player receives priority after it.
                 self._check_loop(seen)
@@ -274,7 +277,12 @@ class Game(Legality, Combat):
                 passes += 1
                 if passes == 1:
                     player = other(player)
+                    # Passing changes nothing: the state-based actions and triggers just
+                    # settled still hold as the other player receives priority. (The version
+                    # guards against a state changed from outside between decisions.)
+                    settled = at
                     continue
+                settled = -1
                 passes = 0
                 if not self.stack:
                     return
@@ -284,6 +292,7 @@ class Game(Legality, Combat):
             else:
                 passes = 0
                 resolutions = 0
+                settled = -1
                 seen.clear()
                 yield from self._take_action(action)
 
