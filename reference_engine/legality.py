@@ -19,6 +19,7 @@ with up to :data:`LISTED_TARGETS` targets, and a blocker order one blocker at a 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 from reference_engine import mana
@@ -35,7 +36,7 @@ from reference_engine.constants import (
     PRIORITY,
 )
 from reference_engine.errors import IllegalActionError
-from reference_engine.objects import AbilitySpec, GameObject, Player, TargetSpec
+from reference_engine.objects import AbilitySpec, GameObject, TargetSpec
 
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
@@ -352,10 +353,10 @@ class Legality(Board):
                 return "illegal_target"
         return None
 
-    def ability_refusal(self, obj: GameObject, spec: AbilitySpec,
-                        sorcery_ok: bool) -> str | None:
+    def ability_refusal(self, obj: GameObject, spec: AbilitySpec, sorcery_ok: bool,
+                        pool: list[int] | None = None) -> str | None:
         """Whether ``obj``'s controller may activate ``spec`` now, targets aside: its timing
-        and every cost but X."""
+        and every cost but X, the mana paid from ``pool`` (the controller's, unless given)."""
         if spec.tap:
             if obj.tapped:
                 return "already_tapped"
@@ -376,8 +377,8 @@ class Legality(Board):
             return "no_counter_to_remove"
         if spec.unattach and self._granting_equipment(obj, spec) is None:
             return "not_attached"
-        if spec.cost is not None and mana.max_x(self.players[obj.controller].pool,
-                                                 spec.cost) < 0:
+        if spec.cost is not None and mana.max_x(
+                self.players[obj.controller].pool if pool is None else pool, spec.cost) < 0:
             return "cannot_pay"
         return None
 
@@ -576,19 +577,63 @@ class Legality(Board):
         self._tables_version = version
 
     def _priority_actions(self, name: str) -> list[Action]:
-        """What the player with priority may do: the actions the pool pays for, then the casts
-        and activations that mana abilities would pay for, with ``pay_with: "auto"``."""
-        actions = self._pool_actions(name)
-        if not self._mana_wanted:
-            return actions
+        """What the player with priority may do: pass, then the actions the pool pays for, then
+        the casts and activations that mana abilities would pay for, with ``pay_with: "auto"``.
+
+        One pass over the cards and abilities: each candidate is made once, with the pool as
+        it would be if every mana source added all it can (a superset, worked out only when a
+        candidate costs mana), and listed by what pays for it: the pool, or the sources (each
+        such plan checked at the end)."""
+        player = self.players[name]
+        pool = player.pool
+        actions = [self._pass_action[name]]
+        costly: list[Action] = []  # payable only with mana abilities, if at all
+        sources: list[Any] | None = None
+        more: list[int] | None = None  # the superset pool, once a candidate costs mana
+        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
+        cards = player.hand
+        extra = self.castable_zones(name) if (
+            player.graveyard or player.library or self.permissions) else ()
+        if extra:
+            cards = cards + extra
+        if self.land_play_refusal(name, sorcery_ok) is None:
+            actions.extend(Action("play_land", name, card=o.id) for o in cards
+                           if self.land_refusal(o) is None)
+        for obj in cards:
+            if self.cast_timing_refusal(name, obj, sorcery_ok) is not None:
+                continue
+            if more is None:
+                sources, more = self._with_sources(name, pool)
+            self._spell_actions(actions, costly, name, obj, pool, more)
+        for obj, index, spec, free in self._ability_table(name):
+            if spec.tap and obj.tapped:
+                continue  # ability_refusal() says no first thing: most lands, most of the time
+            if free:
+                self._ability_actions(actions, costly, name, obj, index, spec, sorcery_ok, pool,
+                                      pool)
+                continue
+            if more is None:
+                sources, more = self._with_sources(name, pool)
+            self._ability_actions(actions, costly, name, obj, index, spec, sorcery_ok, pool,
+                                  more)
+        if costly:
+            memo: dict[tuple[Any, ...], list[int] | None] = {}
+            for action in costly:
+                # _replace() without its keyword machinery: pay_with is the last field.
+                paid = Action._make((*action[:-1], "auto"))
+                if self._payment_plan(paid, sources, memo):
+                    actions.append(paid)
+        return actions
+
+    def _with_sources(self, name: str, pool: list[int]
+                      ) -> tuple[list[Any], list[int]]:
+        """The player's mana sources, and the pool with every source adding every mana it can
+        (``pool`` itself if there is no source)."""
         sources = self.mana_sources(name)
         if not sources:
-            return actions
-        player = self.players[name]
-        real = player.pool
-        # Every source adding every mana it can: a superset, checked one by one below. (Most
-        # sources have one option, a basic land's: its mana is the most it adds.)
-        w, u, b, r, g, c = real
+            return sources, pool
+        # Most sources have one option, a basic land's: its mana is the most it adds.
+        w, u, b, r, g, c = pool
         for _, options in sources:
             most = options[0][2] if len(options) == 1 else _most(options)
             w += most[0]
@@ -597,108 +642,78 @@ class Legality(Board):
             r += most[3]
             g += most[4]
             c += most[5]
-        player.pool = [w, u, b, r, g, c]
-        try:
-            candidates = self._pool_actions(name, costly=True)
-        finally:
-            player.pool = real
-        listed = set(actions)
-        memo: dict[tuple[Any, ...], list[int] | None] = {}
-        for action in candidates:
-            if action not in listed:
-                # _replace() without its keyword machinery: pay_with is the last field.
-                paid = Action._make((*action[:-1], "auto"))
-                if self._payment_plan(paid, sources, memo):
-                    actions.append(paid)
-        return actions
+        return sources, [w, u, b, r, g, c]
 
-    def _pool_actions(self, name: str, *, costly: bool = False) -> list[Action]:
-        """The player's priority actions that the pool pays for; ``costly``: only the casts and
-        activations that cost mana (those a mana ability could make payable)."""
-        player = self.players[name]
-        actions = [] if costly else [self._pass_action[name]]
-        sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
-        cards = player.hand
-        extra = self.castable_zones(name) if (
-            player.graveyard or player.library or self.permissions) else ()
-        if extra:
-            cards = cards + extra
-        if not costly and self.land_play_refusal(name, sorcery_ok) is None:
-            actions.extend(Action("play_land", name, card=o.id) for o in cards
-                           if self.land_refusal(o) is None)
-        wanted = False  # a spell castable now, or an ability with a mana cost
-        for obj in cards:
-            if self.cast_timing_refusal(name, obj, sorcery_ok) is not None:
-                continue
-            wanted = True
-            self._spell_actions(actions, player, obj)
-        for obj, index, spec, free in self._ability_table(name):
-            if free:
-                if costly:
-                    continue
-            else:
-                wanted = True
-            if spec.tap and obj.tapped:
-                continue  # ability_refusal() says no first thing: most lands, most of the time
-            self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
-        if not costly:
-            # Whether mana abilities could pay for more: read by _priority_actions.
-            self._mana_wanted = wanted
-        return actions
-
-    def _spell_actions(self, actions: list[Action], player: Player,
-                       obj: GameObject) -> None:
+    def _spell_actions(self, actions: list[Action], costly: list[Action], name: str,
+                       obj: GameObject, pool: list[int], more: list[int]) -> None:
+        """The casts of ``obj``: into ``actions`` those the pool pays for, into ``costly``
+        those only ``more`` (the pool and the mana sources) could."""
         impl = obj.impl
         spell = impl.spell
-        pool = player.pool
-        name = player.name
         kicks = (False, True) if impl.kicker is not None else (False,)
         for kicked in kicks:
             base = self.spell_cost(obj, 1, kicked)
-            if mana.max_x(pool, base) < 0:
+            most = mana.max_x(more, base)
+            if most < 0:
                 return
+            real = most if more is pool else mana.max_x(pool, base)
             if impl.enchant is not None:
+                into = actions if real >= 0 else costly
                 for target in self.target_candidates(impl.enchant, name):
                     if target != obj.id:
-                        actions.append(Action("cast", name, card=obj.id, targets=(target,),
-                                              kicked=kicked))
+                        into.append(Action("cast", name, card=obj.id, targets=(target,),
+                                           kicked=kicked))
                 continue
             if spell is None or not spell.targets:
-                for x in _x_values(pool, base):
+                plain, dear = _x_split(base, real, most)
+                for x in plain:
                     actions.append(Action("cast", name, card=obj.id, x=x, kicked=kicked))
+                for x in dear:
+                    costly.append(Action("cast", name, card=obj.id, x=x, kicked=kicked))
                 continue
             if spell.max_targets:
                 candidates = sorted(self.target_candidates(spell.targets[0], name),
                                     key=target_key)
                 # "Any number of targets" has exponentially many choices: the list shows
                 # those with up to LISTED_TARGETS targets; perform() accepts any number.
-                most = min(spell.max_targets, len(candidates), LISTED_TARGETS)
-                for count in range(1, most + 1):
+                top = min(spell.max_targets, len(candidates), LISTED_TARGETS)
+                for count in range(1, top + 1):
                     cost = self.spell_cost(obj, count, kicked)
-                    if mana.max_x(pool, cost) < 0:
+                    most = mana.max_x(more, cost)
+                    if most < 0:
                         break
-                    xs = _x_values(pool, cost)
+                    real = most if more is pool else mana.max_x(pool, cost)
+                    plain, dear = _x_split(cost, real, most)
                     for combo in itertools.combinations(candidates, count):
-                        for x in xs:
+                        for x in plain:
                             actions.append(Action("cast", name, card=obj.id, targets=combo,
                                                   x=x, kicked=kicked))
+                        for x in dear:
+                            costly.append(Action("cast", name, card=obj.id, targets=combo,
+                                                 x=x, kicked=kicked))
                 continue
             pools = [self.target_candidates(spec, name) for spec in spell.targets]
-            xs = _x_values(pool, base)
+            plain, dear = _x_split(base, real, most)
             for combo in itertools.product(*pools):
                 if len(set(combo)) != len(combo):
                     continue
-                for x in xs:
+                for x in plain:
                     actions.append(Action("cast", name, card=obj.id, targets=combo, x=x,
                                           kicked=kicked))
+                for x in dear:
+                    costly.append(Action("cast", name, card=obj.id, targets=combo, x=x,
+                                         kicked=kicked))
 
-    def _ability_actions(self, actions: list[Action], player: Player, obj: GameObject,
-                         index: int, spec: AbilitySpec, sorcery_ok: bool) -> None:
-        if self.ability_refusal(obj, spec, sorcery_ok) is not None:
+    def _ability_actions(self, actions: list[Action], costly: list[Action], name: str,
+                         obj: GameObject, index: int, spec: AbilitySpec, sorcery_ok: bool,
+                         pool: list[int], more: list[int]) -> None:
+        """The activations of one ability: into ``actions`` those the pool pays for, into
+        ``costly`` those only ``more`` (the pool and the mana sources) could."""
+        if self.ability_refusal(obj, spec, sorcery_ok, more) is not None:
             return
-        name = player.name
+        cost = spec.cost
+        paid = more is pool or cost is None or mana.max_x(pool, cost) >= 0
         if not spec.targets:
-            cost = spec.cost
             if not cost or not cost.x:
                 # The same action is listed again at every priority (each untapped land's
                 # mana ability): made once per game.
@@ -707,16 +722,21 @@ class Legality(Board):
                 if action is None:
                     action = self._activations[key] = Action("activate", name, card=obj.id,
                                                              ability=index)
-                actions.append(action)
+                (actions if paid else costly).append(action)
                 return
-            for x in _x_values(player.pool, cost):
+            most = mana.max_x(more, cost)
+            plain, dear = _x_split(cost, most if more is pool else mana.max_x(pool, cost), most)
+            for x in plain:
                 actions.append(Action("activate", name, card=obj.id, ability=index, x=x))
+            for x in dear:
+                costly.append(Action("activate", name, card=obj.id, ability=index, x=x))
             return
+        into = actions if paid else costly
         pools = [self.target_candidates(t, name) for t in spec.targets]
         for combo in itertools.product(*pools):
             if len(set(combo)) == len(combo) and (not spec.equip or combo[0] != obj.id):
-                actions.append(Action("activate", name, card=obj.id, ability=index,
-                                      targets=combo))
+                into.append(Action("activate", name, card=obj.id, ability=index,
+                                   targets=combo))
 
 
 #: what a mana ability can add, each way: (its index, the colour chosen or None, the mana)
@@ -763,7 +783,15 @@ def _most(options: list[tuple[int, str | None, mana.Production]]) -> mana.Produc
             max(made[4] for _, _, made in options), max(made[5] for _, _, made in options))
 
 
-def _x_values(pool: list[int], cost: mana.Cost) -> list[int | None]:
+_PAID: tuple[list[int | None], list[int | None]] = ([None], [])
+_UNPAID: tuple[list[int | None], list[int | None]] = ([], [None])
+
+
+def _x_split(cost: mana.Cost, real: int, most: int
+             ) -> tuple[Sequence[int | None], Sequence[int | None]]:
+    """The X values (None: the cost has no X) the pool pays for, and those only the mana
+    sources could, from the largest X each pays for (``real``: the pool's, ``most``: the pool
+    and the sources'; -1 if none)."""
     if not cost.x:
-        return [None]
-    return list(range(mana.max_x(pool, cost) + 1))
+        return _PAID if real >= 0 else _UNPAID
+    return range(real + 1), range(max(real + 1, 0), most + 1)

@@ -245,7 +245,6 @@ class GameState(ABC):
         self._trigger_version = -1
         self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._control_changed = False
-        self._mana_wanted = False
         self.attackers_declared = False  # in this turn's declare attackers step
         self._optional_choice = False  # a decision with several options answered lately
         #: inside ``together()``: the event's timestamp, then the objects that entered

@@ -28,12 +28,12 @@ def _also_activated_by(p: Patcher, may: Callable[[Game, GameObject, AbilitySpec,
     """Let a player activate the abilities of permanents they do not control that ``may``
     allows, as though they controlled them: listed, and accepted when performed (one broken
     rule, broken consistently)."""
-    listing = Game._pool_actions
+    listing = Game._priority_actions
     refusal = Game._activation_refusal
 
-    def _pool_actions(self: Game, name: str, *, costly: bool = False) -> list[Action]:
-        actions = listing(self, name, costly=costly)
-        player = self.players[name]
+    def _priority_actions(self: Game, name: str) -> list[Action]:
+        actions = listing(self, name)
+        pool = self.players[name].pool
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         for obj in self.battlefield:
             if obj.controller == name or obj.phased_out:
@@ -42,7 +42,8 @@ def _also_activated_by(p: Patcher, may: Callable[[Game, GameObject, AbilitySpec,
                 if may(self, obj, spec, name):
                     controller, obj.controller = obj.controller, name
                     try:
-                        self._ability_actions(actions, player, obj, index, spec, sorcery_ok)
+                        self._ability_actions(actions, [], name, obj, index, spec, sorcery_ok,
+                                              pool, pool)
                     finally:
                         obj.controller = controller
         return actions
@@ -60,7 +61,7 @@ def _also_activated_by(p: Patcher, may: Callable[[Game, GameObject, AbilitySpec,
                     obj.controller = controller
         return refusal(self, action, obj)
 
-    p.set(Game, "_pool_actions", _pool_actions)
+    p.set(Game, "_priority_actions", _priority_actions)
     p.set(Game, "_activation_refusal", _activation_refusal)
 
 
@@ -81,7 +82,7 @@ def _attached_to_yours(game: Game, obj: GameObject, name: str) -> bool:
 def _tap_tapped(p: Patcher) -> None:
     p.source(Game.ability_refusal, ('if obj.tapped:\n            return "already_tapped"',
                                     'if False:\n            return "already_tapped"'))
-    p.source(Game._pool_actions, ("if spec.tap and obj.tapped:", "if False:"))
+    p.source(Game._priority_actions, ("if spec.tap and obj.tapped:", "if False:"))
 
 
 @mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4",
