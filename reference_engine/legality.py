@@ -237,7 +237,7 @@ class Legality(Board):
         types = chars.types
         if "Land" in types:
             return "land_not_cast"
-        if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):
+        if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:
             return self.timing_refusal(name)
         return None
 

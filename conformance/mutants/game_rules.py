@@ -83,9 +83,9 @@ def _no_shuffle(p: Patcher) -> None:
         "Each player's deck becomes the opponent's library (the seats mixed up).")
 def _swapped(p: Patcher) -> None:
     p.source(_Builder.seeded_start, (
-        "player.library.append(self.make(item, where, name, LIBRARY))",
-        "game.players[other(name)].library.append(self.make(item, where, other(name), "
-        "LIBRARY))"))
+        "player.library.extend(self.objects(decks[name], deck, _CARD_KEYS, name, LIBRARY))",
+        "game.players[other(name)].library.extend(self.objects(decks[name], deck, _CARD_KEYS, "
+        "other(name), LIBRARY))"))
 
 
 @mutant("start-life-25", "cr2004:101.3",
@@ -243,7 +243,7 @@ def _hand_size_text(p: Patcher) -> None:
         "A card's \"you may play it any time you could play an instant\" (Raging Kavu) is "
         "ignored: creature cards are played only as sorceries.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, ('"Instant" not in types and not self.has(obj, "flash"):',
+    p.source(Game.cast_timing_refusal, ('"Instant" not in types and "flash" not in chars.keywords:',
                                         '"Instant" not in types:'))
 
 

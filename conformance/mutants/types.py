@@ -20,7 +20,7 @@ from reference_engine.objects import AbilitySpec, Decision, GameObject, StackIte
 # The condition of sorcery timing, as Game.cast_timing_refusal spells it for spells and
 # Game.land_play_refusal for lands; the timing mutants replace it in one place only (spells,
 # or lands) with one of its three parts left out.
-_SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and not self.has(obj, "flash"):'
+_SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:'
 _LAND_LINE = "if not sorcery_ok:"
 
 def _also_activated_by(p: Patcher, may: Callable[[Game, GameObject, AbilitySpec, str], bool]
@@ -480,7 +480,7 @@ def _spell_active(p: Patcher) -> None:
 
 # -- card data: subtypes and supertypes (212.2c, 212.3c, 212.4c, 212.5c, 212.6c, 212.6f, 212.7c) --
 
-_BASE_TYPES = "frozenset(card.supertypes), frozenset(card.types), card.subtypes,"
+_BASE_TYPES = "_SETS[card.supertypes], _SETS[card.types], card.subtypes,"
 
 
 @mutant("artifact-subtypes-dropped", "cr2004:212.2c",
@@ -520,8 +520,8 @@ def _spell_subtype(p: Patcher) -> None:
         "supertypes.")
 def _basic_by_type(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
-        "frozenset(card.supertypes),",
-        '(frozenset(card.supertypes) | ({"Basic"} if set(card.subtypes) & {"Plains", "Island", '
+        "_SETS[card.supertypes],",
+        '(_SETS[card.supertypes] | ({"Basic"} if set(card.subtypes) & {"Plains", "Island", '
         '"Swamp", "Mountain", "Forest"} else set())),')))
 
 
@@ -551,9 +551,9 @@ def _artifact_colourless(p: Patcher) -> None:
         "target Ornithopter).")
 def _artifact_creature(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (_BASE_TYPES, _BASE_TYPES.replace(
-        "frozenset(card.types),",
-        '(frozenset(card.types) - {"Artifact"} if "Creature" in card.types '
-        'else frozenset(card.types)),')))
+        "_SETS[card.types],",
+        '(_SETS[card.types] - {"Artifact"} if "Creature" in card.types '
+        'else _SETS[card.types]),')))
 
 
 _EQUIP_TEXT = "target creature you control"
@@ -734,7 +734,7 @@ def _world_tie(p: Patcher) -> None:
         "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
 def _instant_timing(p: Patcher) -> None:
     p.source(Game.cast_timing_refusal, (_SORCERY_LINE,
-                                  'if not sorcery_ok and not self.has(obj, "flash"):'))
+                                  'if not sorcery_ok and "flash" not in chars.keywords:'))
 
 
 @mutant("instant-timing-permission-ignored", "cr2004:212.5e",
