@@ -523,10 +523,12 @@ class Legality(Board):
                 return action._replace(targets=tuple(sorted(action.targets, key=target_key)))
         return action
 
-    def mana_sources(self, name: str
+    def mana_sources(self, name: str, verdicts: dict[tuple[int, int], bool] | None = None
                      ) -> list[tuple[GameObject, list[tuple[int, str | None, mana.Production]]]]:
         """The player's permanents with a mana ability they can activate now whose only cost
-        is {T}, each with its options: (ability index, colour chosen or None, mana added)."""
+        is {T}, each with its options: (ability index, colour chosen or None, mana added).
+        ``verdicts``, if given, receives whether each of those abilities of an untapped
+        permanent may be activated, by (object id, ability index)."""
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         found = []
         if self._tables_version != self.version:
@@ -536,7 +538,10 @@ class Legality(Board):
                 continue
             options: list[tuple[int, str | None, mana.Production]] = []
             for spec, made in specs:
-                if self.ability_refusal(obj, spec, sorcery_ok) is None:
+                allowed = self.ability_refusal(obj, spec, sorcery_ok) is None
+                if verdicts is not None:
+                    verdicts[obj.id, made[0][0]] = allowed
+                if allowed:
                     options.extend(made)
             if options:
                 found.append((obj, options))
@@ -590,6 +595,9 @@ class Legality(Board):
         costly: list[Action] = []  # payable only with mana abilities, if at all
         sources: list[Any] | None = None
         more: list[int] | None = None  # the superset pool, once a candidate costs mana
+        # Whether the mana abilities of untapped sources may be activated, as found while
+        # finding the sources: the same question the listing of those abilities asks.
+        verdicts: dict[tuple[int, int], bool] = {}
         sorcery_ok = self.active == name and self.step in MAIN_STEPS and not self.stack
         cards = player.hand
         extra = self.castable_zones(name) if (
@@ -603,17 +611,21 @@ class Legality(Board):
             if self.cast_timing_refusal(name, obj, sorcery_ok) is not None:
                 continue
             if more is None:
-                sources, more = self._with_sources(name, pool)
+                sources, more = self._with_sources(name, pool, verdicts)
             self._spell_actions(actions, costly, name, obj, pool, more)
         for obj, index, spec, free in self._ability_table(name):
             if spec.tap and obj.tapped:
                 continue  # ability_refusal() says no first thing: most lands, most of the time
             if free:
-                self._ability_actions(actions, costly, name, obj, index, spec, sorcery_ok, pool,
-                                      pool)
+                allowed = verdicts.get((obj.id, index)) if verdicts else None
+                if allowed is None:
+                    self._ability_actions(actions, costly, name, obj, index, spec, sorcery_ok,
+                                          pool, pool)
+                elif allowed:
+                    actions.append(self._activation(name, obj, index))  # no targets, no X
                 continue
             if more is None:
-                sources, more = self._with_sources(name, pool)
+                sources, more = self._with_sources(name, pool, verdicts)
             self._ability_actions(actions, costly, name, obj, index, spec, sorcery_ok, pool,
                                   more)
         if costly:
@@ -625,11 +637,11 @@ class Legality(Board):
                     actions.append(paid)
         return actions
 
-    def _with_sources(self, name: str, pool: list[int]
+    def _with_sources(self, name: str, pool: list[int], verdicts: dict[tuple[int, int], bool]
                       ) -> tuple[list[Any], list[int]]:
         """The player's mana sources, and the pool with every source adding every mana it can
         (``pool`` itself if there is no source)."""
-        sources = self.mana_sources(name)
+        sources = self.mana_sources(name, verdicts)
         if not sources:
             return sources, pool
         # Most sources have one option, a basic land's: its mana is the most it adds.
@@ -704,6 +716,16 @@ class Legality(Board):
                     costly.append(Action("cast", name, card=obj.id, targets=combo, x=x,
                                          kicked=kicked))
 
+    def _activation(self, name: str, obj: GameObject, index: int) -> Action:
+        """The activation of an ability without targets or X: the same action is listed
+        again at every priority (each untapped land's mana ability), so made once per game."""
+        key = (name, obj.id, index)
+        action = self._activations.get(key)
+        if action is None:
+            action = self._activations[key] = Action("activate", name, card=obj.id,
+                                                     ability=index)
+        return action
+
     def _ability_actions(self, actions: list[Action], costly: list[Action], name: str,
                          obj: GameObject, index: int, spec: AbilitySpec, sorcery_ok: bool,
                          pool: list[int], more: list[int]) -> None:
@@ -715,14 +737,7 @@ class Legality(Board):
         paid = more is pool or cost is None or mana.max_x(pool, cost) >= 0
         if not spec.targets:
             if not cost or not cost.x:
-                # The same action is listed again at every priority (each untapped land's
-                # mana ability): made once per game.
-                key = (name, obj.id, index)
-                action = self._activations.get(key)
-                if action is None:
-                    action = self._activations[key] = Action("activate", name, card=obj.id,
-                                                             ability=index)
-                (actions if paid else costly).append(action)
+                (actions if paid else costly).append(self._activation(name, obj, index))
                 return
             most = mana.max_x(more, cost)
             plain, dear = _x_split(cost, most if more is pool else mana.max_x(pool, cost), most)
