@@ -108,7 +108,7 @@ class Layers(GameState):
     def _printed_chars(self, obj: GameObject) -> Chars:
         card = obj.card
         return Chars(card.name, card.cost, card.mana_value, card.colors,
-                     frozenset(card.supertypes), frozenset(card.types), card.subtypes, None,
+                     _SETS[card.supertypes], _SETS[card.types], card.subtypes, None,
                      None, obj.impl.keywords)
 
     def _base_chars(self, obj: GameObject) -> Chars:
@@ -124,7 +124,7 @@ class Layers(GameState):
             # 202.3e; the 2004 seed's 203.3 does not say, so the modern rule is followed).
             mana_value += cost.count("{X}") * obj.cast_info["x"]
         chars = Chars(card.name, cost, mana_value, card.colors,
-                      frozenset(card.supertypes), frozenset(card.types), card.subtypes,
+                      _SETS[card.supertypes], _SETS[card.types], card.subtypes,
                       power, toughness, obj.impl.keywords)
         if obj.impl.cda is not None and self._cda_applies(obj):
             chars.power, chars.toughness = obj.impl.cda(self.card_api, obj)
@@ -296,6 +296,18 @@ class Layers(GameState):
             self.changed()
 
 
+class _Sets(dict[tuple[str, ...], frozenset[str]]):
+    """The set of each tuple of type words, made once: a card's characteristics start from
+    its type line as sets (an effect replaces a set, never changes one, so one is shared by
+    every object of every card with those words). Keyed by the words, not by the card: a
+    token's card data is new each time, the words are not."""
+
+    def __missing__(self, words: tuple[str, ...]) -> frozenset[str]:
+        found = self[words] = frozenset(words)
+        return found
+
+
+_SETS = _Sets()
 _BINDS: dict[int, tuple[tuple[AbilitySpec, ...], bool]] = {}
 _INTRINSIC: dict[tuple[str, ...], tuple[AbilitySpec, ...]] = {}
 

@@ -15,6 +15,23 @@ _TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
 _SUPERTYPE_ORDER = {t: i for i, t in enumerate(SUPERTYPES)}
 
 
+class _InOrder(dict[frozenset[str], tuple[str, ...]]):
+    """Each set of (super)types in the order the protocol lists them, sorted once: the few
+    sets a game's objects have are shared by its objects (reference_engine.layers)."""
+
+    def __init__(self, order: dict[str, int]) -> None:
+        super().__init__()
+        self.order = order
+
+    def __missing__(self, words: frozenset[str]) -> tuple[str, ...]:
+        found = self[words] = tuple(sorted(words, key=self.order.__getitem__))
+        return found
+
+
+_TYPES_IN_ORDER = _InOrder(_TYPE_ORDER)
+_SUPERTYPES_IN_ORDER = _InOrder(_SUPERTYPE_ORDER)
+
+
 def _hidden() -> dict[str, Any]:
     return {"hidden": True}  # a new one each time: an observation shares nothing
 
@@ -88,8 +105,8 @@ def card(game: Game, obj: GameObject) -> dict[str, Any]:
         "id": obj.id,
         "card": obj.card.name,
         "owner": obj.owner,
-        "types": sorted(chars.types, key=_TYPE_ORDER.__getitem__),
-        "supertypes": sorted(chars.supertypes, key=_SUPERTYPE_ORDER.__getitem__),
+        "types": list(_TYPES_IN_ORDER[chars.types]),  # a new list: the caller may change it
+        "supertypes": list(_SUPERTYPES_IN_ORDER[chars.supertypes]),
         "subtypes": list(chars.subtypes),
         "colors": list(chars.colors),
         "mana_cost": chars.cost,

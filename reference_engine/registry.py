@@ -80,9 +80,29 @@ def build_registry(modules: Iterable[ModuleType], pool: CardPool | None = None) 
 REGISTRY = build_registry(MODULES)
 
 
+def _by_edition(registry: Registry, editions: Iterable[str]
+                ) -> dict[str | None, dict[str, CardImpl]]:
+    """Each card's behaviour in each edition (the edition's own where it has one), by name:
+    :func:`implementation` is asked for every card of every deck a game is built from, and
+    one dictionary lookup answers it."""
+    merged: dict[str | None, dict[str, CardImpl]] = {None: dict(registry.general)}
+    for edition in editions:
+        merged[edition] = {
+            **registry.general,
+            **{name: impl for (where, name), impl in registry.by_edition.items()
+               if where == edition}}
+    return merged
+
+
+_IN_EDITION = _by_edition(REGISTRY, {*default_pool().cards, *(e for e, _ in REGISTRY.by_edition)})
+
+
 def implementation(name: str, edition: str | None = None) -> CardImpl | None:
     """The behaviour of a card (in an edition), or None if the engine does not implement it."""
-    return REGISTRY.implementation(name, edition)
+    in_edition = _IN_EDITION.get(edition)
+    if in_edition is None:  # an edition outside the pool: as the registry answers it
+        return REGISTRY.implementation(name, edition)
+    return in_edition.get(name)
 
 
 def implemented() -> dict[str, CardImpl]:

@@ -29,7 +29,7 @@ from reference_engine.errors import BadRequestError, IllegalSetupError, Unsuppor
 from reference_engine.events import ZoneChange
 from reference_engine.game import Game
 from reference_engine.mana import pool_from_json
-from reference_engine.objects import GameObject
+from reference_engine.objects import CardImpl, GameObject
 from reference_engine.registry import implementation
 from spec.cardpool import CardData, default_pool
 
@@ -42,6 +42,10 @@ _PLAYER_KEYS = {"life", "poison", "mana_pool", "lands_played", "max_hand_size", 
 _PERMANENT_KEYS = {"handle", "card", "controller", "owner", "tapped", "sick", "damage",
                    "counters", "attached_to", "token", "attacking", "blocking", "count"}
 _CARD_KEYS = {"handle", "card", "count", "owner"}
+
+#: per edition, the cards setups have named, with their data and behaviour, and the edition's
+#: card data they were read from: every game names the same few dozen cards again
+_PLAYABLE: dict[str, tuple[dict[str, CardData], dict[str, tuple[CardData, CardImpl]]]] = {}
 
 
 def new_game(edition: object, setup: object) -> tuple[Game, dict[str, int]]:
@@ -65,6 +69,8 @@ def new_game(edition: object, setup: object) -> tuple[Game, dict[str, int]]:
 def _current(game: Game, handles: dict[str, int]) -> dict[str, int]:
     """The handles as the game now stands: a card of a deck named by a handle may have been
     drawn into an opening hand (a new object) during the start of the game."""
+    if not handles:
+        return {}
     current = dict(handles)
     by_id = {oid: handle for handle, oid in handles.items()}
     for event in game.peek_events():
@@ -83,19 +89,48 @@ class _Builder:
         self.setup = setup
         self.edition = edition
         self.cards = default_pool().edition(edition)
+        known = _PLAYABLE.get(edition)
+        if known is None or known[0] is not self.cards:
+            known = _PLAYABLE[edition] = (self.cards, {})
+        self.playable = known[1]
         self.game = game_class(seed)
         self.handles: dict[str, int] = {}
         self.pending_links: list[tuple[str, GameObject, str, str]] = []
 
     # -- cards --------------------------------------------------------------------------------
 
-    def card(self, name: object, where: str) -> CardData:
+    def card(self, name: object, where: str) -> tuple[CardData, CardImpl]:
+        """A card's data and behaviour in the edition."""
         if not isinstance(name, str):
             raise BadRequestError(f"{where}: a card must be named by a string, got {name!r}")
-        data = self.cards.get(name)
-        if data is None or implementation(name, self.edition) is None:
-            raise UnsupportedError(f"{where}: card {name!r} is not supported in {self.edition}")
-        return data
+        found = self.playable.get(name)
+        if found is None:
+            data = self.cards.get(name)
+            impl = implementation(name, self.edition) if data is not None else None
+            if data is None or impl is None:
+                raise UnsupportedError(
+                    f"{where}: card {name!r} is not supported in {self.edition}")
+            found = self.playable[name] = (data, impl)
+        return found
+
+    def objects(self, value: object, where: str, keys: set[str], owner: str, zone: int
+                ) -> list[GameObject]:
+        """Make the objects of a zone list (see :meth:`entries`), in order."""
+        if type(value) is list:
+            # The usual list, names of cards named before: nothing in it can be wrong, so
+            # neither its entries nor their places (for error messages) are worked out.
+            playable = self.playable
+            found = []
+            for raw in value:
+                known = playable.get(raw) if type(raw) is str else None
+                if known is None:
+                    break
+                found.append(known)
+            else:
+                new_object = self.game.new_object
+                return [new_object(data, impl, owner, zone) for data, impl in found]
+        return [self.make(item, here, owner, zone)
+                for item, here in self.entries(value, where, keys)]
 
     def entries(self, value: object, where: str, keys: set[str]
                 ) -> list[tuple[dict[str, Any], str]]:
@@ -122,9 +157,7 @@ class _Builder:
         return out
 
     def make(self, item: dict[str, Any], where: str, owner: str, zone: int) -> GameObject:
-        data = self.card(item.get("card"), f"{where}.card")
-        impl = implementation(data.name, self.edition)
-        assert impl is not None
+        data, impl = self.card(item.get("card"), f"{where}.card")
         owner = item.get("owner", owner)
         if owner not in PLAYERS:
             raise BadRequestError(f"{where}.owner: {owner!r} is not A or B")
@@ -148,12 +181,11 @@ class _Builder:
             raise BadRequestError("setup.decks: must give a deck for A and for B")
         for name in PLAYERS:
             player = game.players[name]
-            for item, where in self.entries(decks[name], f"setup.decks.{name}", _CARD_KEYS):
-                player.library.append(self.make(item, where, name, LIBRARY))
+            deck, side = f"setup.decks.{name}", f"setup.sideboards.{name}"
+            player.library.extend(self.objects(decks[name], deck, _CARD_KEYS, name, LIBRARY))
             sideboards = setup.get("sideboards") or {}
-            for item, where in self.entries(sideboards.get(name), f"setup.sideboards.{name}",
-                                            _CARD_KEYS):
-                player.sideboard.append(self.make(item, where, name, OUTSIDE))
+            player.sideboard.extend(
+                self.objects(sideboards.get(name), side, _CARD_KEYS, name, OUTSIDE))
         ante = setup.get("ante", False)
         if not isinstance(ante, bool):
             raise BadRequestError("setup.ante: must be true or false")
@@ -270,15 +302,13 @@ class _Builder:
             except (ValueError, AttributeError) as exc:
                 raise BadRequestError(f"{where}.mana_pool: {exc}") from None
         for key, zone in (("hand", HAND), ("library", LIBRARY), ("graveyard", GRAVEYARD)):
-            objects = [self.make(item, here, name, zone)
-                       for item, here in self.entries(state.get(key), f"{where}.{key}",
-                                                      _CARD_KEYS - {"owner"})]
+            objects = self.objects(state.get(key), f"{where}.{key}", _CARD_KEYS - {"owner"},
+                                   name, zone)
             if zone != HAND:
                 objects.reverse()  # given top first; kept with the top at the end
             getattr(player, key).extend(objects)
-        for item, here in self.entries(state.get("sideboard"), f"{where}.sideboard",
-                                       _CARD_KEYS - {"owner"}):
-            player.sideboard.append(self.make(item, here, name, OUTSIDE))
+        player.sideboard.extend(self.objects(state.get("sideboard"), f"{where}.sideboard",
+                                             _CARD_KEYS - {"owner"}, name, OUTSIDE))
 
     def permanent(self, item: dict[str, Any], where: str) -> None:
         game = self.game

@@ -21,8 +21,8 @@ def _later_card_data(p: Patcher) -> None:
     modern = ("__import__('spec.cardpool', fromlist=['default_pool']).default_pool()"
               ".edition('modern').get(card.name, card)")
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        f"frozenset({modern}.supertypes), frozenset(card.types), {modern}.subtypes,"))
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        f"frozenset({modern}.supertypes), _SETS[card.types], {modern}.subtypes,"))
 
 
 @mutant("token-controlled-by-its-creator-2004", "cr2004:200.4a",
@@ -283,8 +283,8 @@ def _cmc_paid(p: Patcher) -> None:
         "an enchantment.")
 def _enchant_untyped(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        "frozenset(card.supertypes), frozenset(t for t in card.types if not "
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        "_SETS[card.supertypes], frozenset(t for t in card.types if not "
         "card.subtypes[:1] or not card.subtypes[0].startswith('Enchant ')), card.subtypes,"))
 
 
@@ -293,24 +293,24 @@ def _enchant_untyped(p: Patcher) -> None:
         "creature, an artifact land only a land.")
 def _one_type(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        "frozenset(card.supertypes), frozenset(card.types[-1:]), card.subtypes,"))
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        "_SETS[card.supertypes], frozenset(card.types[-1:]), card.subtypes,"))
 
 
 @mutant("first-subtype-only", "cr2004:205.3a",
         "A card keeps only the first subtype of its type line (Tropical Island only a Forest).")
 def _first_subtype(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes[:1],"))
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes[:1],"))
 
 
 @mutant("subtype-words-not-split", "cr2004:205.3b",
         "The words after the dash are one subtype (\"Nightmare Dragon\", \"Forest Island\").")
 def _subtypes_joined(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        "frozenset(card.supertypes), frozenset(card.types), "
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        "_SETS[card.supertypes], _SETS[card.types], "
         "(' '.join(card.subtypes),) if card.subtypes else (),"))
 
 
@@ -318,8 +318,8 @@ def _subtypes_joined(p: Patcher) -> None:
         "A 2004 local enchantment loses its enchant subtype (Pacifism a plain enchantment).")
 def _enchant_subtype(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        "frozenset(card.supertypes), frozenset(card.types), tuple(s for s in card.subtypes "
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        "_SETS[card.supertypes], _SETS[card.types], tuple(s for s in card.subtypes "
         "if not s.startswith('Enchant ')),"))
 
 
@@ -328,8 +328,8 @@ def _enchant_subtype(p: Patcher) -> None:
         "Instant, Glorious Anthem the subtype Enchantment.")
 def _no_dash_subtypes(p: Patcher) -> None:
     p.source(layers.Layers._base_chars, (
-        "frozenset(card.supertypes), frozenset(card.types), card.subtypes,",
-        "frozenset(card.supertypes), frozenset(card.types), "
+        "_SETS[card.supertypes], _SETS[card.types], card.subtypes,",
+        "_SETS[card.supertypes], _SETS[card.types], "
         "card.subtypes or tuple(card.type_line.split()),"))
 
 

@@ -265,9 +265,9 @@ def _phased_zone_modern(p: Patcher) -> None:
 @mutant("deck-includes-sideboard", "cr2004:217.2a modern:401.1",
         "A seeded start shuffles the sideboard into the library with the deck.")
 def _sideboard_in_library(p: Patcher) -> None:
-    p.source(setup_module._Builder.seeded_start, (
-        "player.sideboard.append(self.make(item, where, name, OUTSIDE))",
-        "player.library.append(self.make(item, where, name, LIBRARY))"))
+    p.source(setup_module._Builder.seeded_start,
+             ("player.sideboard.extend(", "player.library.extend("),
+             ("_CARD_KEYS, name, OUTSIDE)", "_CARD_KEYS, name, LIBRARY)"))
 
 
 @mutant("library-visible-to-owner", "cr2004:217.2b modern:401.2",
