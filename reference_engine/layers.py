@@ -98,7 +98,12 @@ class Layers(GameState):
         the earlier layers left, and those are the card's own when none applied, which differ
         from ``chars`` only in what no ``applies`` reads (the abilities, power and toughness
         of a noncreature): asked of each effect in order, as a recomputation would."""
-        self.continuous_effects()  # counted as a read, and brings the list below up to date
+        # Counted as a read, and brings the list below up to date (continuous_effects()
+        # inlined when it is: asked for every permanent after each new state version).
+        if self._effects_version == self.version:
+            self._effects_reads += 1
+        else:
+            self.continuous_effects()
         # A plain loop, not all(): no generator on a path taken for every permanent.
         for applies, source in self._effects_open:  # noqa: SIM110
             if applies(self, source, obj, chars):
@@ -334,6 +339,10 @@ def _binds(abilities: tuple[AbilitySpec, ...]) -> bool:
 
 def _adapt(effect: ContinuousEffect) -> Any:
     test = effect.applies
+    if getattr(test, "__func__", None) is ContinuousEffect._on_target:
+        # An effect on one object, named by its target (which follows a spell onto the
+        # battlefield): compared here, one call instead of two for every permanent.
+        return lambda _game, _source, obj, _chars: obj.id == effect.target
     return lambda _game, _source, obj, _chars: test(obj)
 
 def _adapt_modify(effect: ContinuousEffect) -> Any:

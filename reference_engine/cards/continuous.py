@@ -269,19 +269,16 @@ def _factory_animate(game: CardAPI, item: StackItem) -> None:
     factory = item.source
     if factory is None or factory.id not in game.objects:
         return
-    target = factory.id
-
-    def applies(obj: GameObject) -> bool:
-        return obj.id == target
-
     def types(chars: Chars) -> None:
         add_types(chars, "Artifact", "Creature", subtypes=("Assembly-Worker",))
 
     def pt(chars: Chars) -> None:
         set_pt(chars, 2, 2)
 
-    game.add_effect(ContinuousEffect(TYPE, game.next_timestamp(), applies, types, "turn"))
-    game.add_effect(ContinuousEffect(PT_SET, game.next_timestamp(), applies, pt, "turn"))
+    game.add_effect(ContinuousEffect(TYPE, game.next_timestamp(), None, types, "turn",
+                                     target=factory.id))
+    game.add_effect(ContinuousEffect(PT_SET, game.next_timestamp(), None, pt, "turn",
+                                     target=factory.id))
 
 
 def _assembly_worker(game: CardAPI, _controller: str, obj: GameObject) -> bool:
