@@ -392,34 +392,22 @@ class Game(Legality, Combat):
 
     def _state_based_actions(self) -> Generator[Decision, Action, bool]:
         """Perform every state-based action that applies, simultaneously; True if any did."""
-        losers = [name for name, p in self.players.items()
-                  if p.life <= 0 or p.drew_from_empty or p.poison >= 10]
-        chars = self.chars
+        losers = []
+        for name, p in self.players.items():  # a loop, not a comprehension: asked constantly
+            if p.life <= 0 or p.drew_from_empty or p.poison >= 10:
+                losers.append(name)
+        if self._sba_version != self.version:
+            self._sba_candidates()
         to_graveyard: list[GameObject] = []
         destroyed: list[GameObject] = []
         unattach: list[GameObject] = []
-        legendary: list[GameObject] = []
-        worlds: list[GameObject] = []
-        legend_subtype = self.legend_creature_type
-        annihilate = self.counters_annihilate
         counters: list[GameObject] = []
-        version = self.version
-        for obj in self._sba_candidates():
+        # Only what changes without a new state version is read here: damage, loyalty, what
+        # an Aura or Equipment is attached to and whether that is legal (an Aura's "enchant"
+        # may read anything). The characteristics, ``c``, are those of this version.
+        for obj, c, more in self._sba_checks:
             if obj.phased_out:
                 continue
-            c = obj._chars
-            if c is None or obj._chars_version != version:
-                c = chars(obj)
-            if c.supertypes or legend_subtype:
-                if "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes):
-                    legendary.append(obj)
-                if "World" in c.supertypes or "Enchant World" in c.subtypes:
-                    worlds.append(obj)
-            elif "Enchant World" in c.subtypes:
-                worlds.append(obj)
-            if annihilate and obj.counters and "+1/+1" in obj.counters and (
-                    "-1/-1" in obj.counters):
-                counters.append(obj)
             if c.toughness is not None:
                 if c.toughness <= 0:
                     to_graveyard.append(obj)  # put into the graveyard, not destroyed
@@ -427,6 +415,8 @@ class Game(Legality, Combat):
                 if obj.damage >= c.toughness and "indestructible" not in c.keywords:
                     destroyed.append(obj)
                     continue
+                if not more:
+                    continue  # nothing else applies to a mere creature
             if "Planeswalker" in c.types and obj.counters.get("loyalty", 0) <= 0:
                 to_graveyard.append(obj)
             elif obj.impl.enchant is not None and not self._aura_legal(obj):
@@ -434,6 +424,14 @@ class Game(Legality, Combat):
             elif obj.attached_to is not None and "Equipment" in c.subtypes and (
                     not self._equipment_legal(obj)):
                 unattach.append(obj)  # it stays in play (212.2i)
+        for obj in self._sba_counted:
+            if not obj.phased_out and "+1/+1" in obj.counters and "-1/-1" in obj.counters:
+                counters.append(obj)
+        legendary = self._sba_legendary
+        worlds = self._sba_worlds
+        if legendary or worlds:
+            legendary = [o for o in legendary if not o.phased_out]
+            worlds = [o for o in worlds if not o.phased_out]
         if len(legendary) > 1 or len(worlds) > 1:
             to_graveyard.extend((yield from self._rule_victims(legendary, worlds)))
         ceasing = self._tokens_ceasing() if self._tokens_outside else []
@@ -480,30 +478,44 @@ class Game(Legality, Combat):
             self._end_game(losers, reasons[0] if len(set(reasons)) == 1 else "simultaneous")
         return True
 
-    def _sba_candidates(self) -> list[GameObject]:
-        """The permanents a state-based action could apply to: all but those that have no
-        toughness, are neither legendary nor world permanents, planeswalkers, Auras or
-        Equipment and have no counters to annihilate (most lands). What decides that changes
-        only with the state version; damage and loyalty, which change without one, are read
-        from the candidates each time."""
-        if self._sba_version == self.version:
-            return self._sba_cache
+    def _sba_candidates(self) -> None:
+        """Sort out, once per state version, the permanents a state-based action could apply
+        to, each list in battlefield order (the order of the events they make): those with a
+        toughness or that are planeswalkers, Auras or Equipment (``_sba_checks``: with their
+        characteristics, and whether they are any of the last three), the legendary and the
+        world permanents, and those with counters that may annihilate. Which list a permanent
+        is in depends on its characteristics and counters, which change only with a new
+        version; damage, loyalty and attachments change without one, and
+        ``_state_based_actions`` reads them each time."""
         chars = self.chars
         legend_subtype = self.legend_creature_type
         annihilate = self.counters_annihilate
-        found = []
+        checks = []
+        legendary = []
+        worlds = []
+        counted = []
         for obj in self.battlefield:
             if obj.phased_out:
                 continue
             c = chars(obj)
-            if (c.toughness is not None or not c.supertypes <= _BASIC_ONLY
-                    or "Enchant World" in c.subtypes or (legend_subtype and "Legend" in c.subtypes)
-                    or "Planeswalker" in c.types or obj.impl.enchant is not None
-                    or "Equipment" in c.subtypes or (annihilate and obj.counters)):
-                found.append(obj)
-        self._sba_cache = found
+            more = ("Planeswalker" in c.types or obj.impl.enchant is not None
+                    or "Equipment" in c.subtypes)
+            if more or c.toughness is not None:
+                checks.append((obj, c, more))
+            if legend_subtype or not c.supertypes <= _BASIC_ONLY:
+                if "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes):
+                    legendary.append(obj)
+                if "World" in c.supertypes or "Enchant World" in c.subtypes:
+                    worlds.append(obj)
+            elif "Enchant World" in c.subtypes:
+                worlds.append(obj)
+            if annihilate and obj.counters:
+                counted.append(obj)
+        self._sba_checks = checks
+        self._sba_legendary = legendary
+        self._sba_worlds = worlds
+        self._sba_counted = counted
         self._sba_version = self.version
-        return found
 
     def _cease_to_exist(self, obj: GameObject) -> None:
         zone = self.zone_list(obj)

@@ -39,12 +39,14 @@ from reference_engine.objects import (
     AbilitySpec,
     CardAPI,
     CardImpl,
+    Chars,
     ContinuousEffect,
     Decision,
     GameObject,
     Player,
     PlayPermission,
     StackItem,
+    TriggerSpec,
 )
 from spec.cardpool import CardData
 
@@ -239,9 +241,16 @@ class GameState(ABC):
         self._ability_tables: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {}
         self._mana_tables: dict[str, list[tuple[GameObject, Any]]] = {}
         self._tables_version = -1
-        self._sba_cache: list[GameObject] = []
+        #: at ``_sba_version``, in battlefield order: the permanents a state-based action may
+        #: apply to, by kind (see Game._sba_candidates)
+        self._sba_checks: list[tuple[GameObject, Chars, bool]] = []
+        self._sba_legendary: list[GameObject] = []
+        self._sba_worlds: list[GameObject] = []
+        self._sba_counted: list[GameObject] = []
         self._sba_version = -1
-        self._trigger_cache: list[GameObject] = []
+        #: at ``_trigger_version``, by event kind: the triggered abilities of permanents that
+        #: may trigger on it, with their sources, in the order they trigger (Triggers.fire)
+        self._trigger_index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}
         self._trigger_version = -1
         self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._control_changed = False

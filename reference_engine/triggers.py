@@ -36,25 +36,34 @@ class Delayed:
         self.step = step
 
 
+#: the kinds of event on which a triggered ability with this ``event`` may trigger, where they
+#: are not just that kind: everything ``_matches`` accepts, by kind alone
+_HEARS: dict[str, tuple[str, ...]] = {
+    "creature_etb": ("etb",),
+    "enchanted_dies": ("dies",),
+    "leaves": ("dies", "leaves"),  # dying is leaving the battlefield too
+}
+
+
 class Triggers(Targets):
     def fire(self, kind: str, subject: GameObject | None = None, **data: Any) -> None:
         """An event happened: queue every triggered ability it triggers."""
+        index = (self._trigger_index if self._trigger_version == self.version
+                 else self._trigger_sources())
+        listeners = index.get(kind)
+        old = data.get("old") if kind in ("dies", "leaves") and subject is not None else None
+        if listeners is None and old is None and not self.delayed:
+            return  # nothing could trigger (most events: tapping a land for mana)
         event = {"kind": kind, "subject": subject, **data}
-        version = self.version
-        for source in self._trigger_sources():
-            chars = source._chars
-            if chars is None or source._chars_version != version:
-                chars = self.chars(source)
-            for spec in chars.triggers:
+        if listeners is not None:
+            for source, spec in listeners:
                 if self._matches(spec, source, event):
                     self._queue(spec, source, source.controller, event)
-        if kind in ("dies", "leaves") and subject is not None:
+        if old is not None:
             # The object that left looks back in time: its own leaves-play triggers trigger.
-            old = data.get("old")
-            if old is not None:
-                for spec in old.impl.triggers:
-                    if spec.event in ("dies", "leaves") and self._matches(spec, old, event):
-                        self._queue(spec, old, old.controller, event)
+            for spec in old.impl.triggers:
+                if spec.event in ("dies", "leaves") and self._matches(spec, old, event):
+                    self._queue(spec, old, old.controller, event)
         if self.delayed:
             for delayed in list(self.delayed):
                 if delayed.event == kind and (delayed.step is None or
@@ -62,15 +71,28 @@ class Triggers(Targets):
                     self.delayed.remove(delayed)
                     self._queue(delayed.spec, delayed.source, delayed.controller, event)
 
-    def _trigger_sources(self) -> list[GameObject]:
-        if self._trigger_version == self.version:
-            return self._trigger_cache
-        found = [o for o in self.battlefield if not o.phased_out and self.chars(o).triggers]
-        self._trigger_cache = found
+    def _trigger_sources(self) -> dict[str, list[tuple[GameObject, TriggerSpec]]]:
+        """The triggered abilities of the permanents, by the kinds of event each may trigger
+        on (see ``_HEARS``), for this state version: what ``fire`` asks ``_matches`` about.
+        Each kind's list keeps the order of the permanents, then of their abilities, so the
+        abilities an event triggers are queued in the order a scan of them all would."""
+        index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}
+        chars = self.chars
+        for source in self.battlefield:
+            # A permanent's triggered abilities are its card's or none (when it has lost its
+            # abilities): one whose card has none needs no characteristics worked out here.
+            if source.phased_out or not source.impl.triggers:
+                continue
+            for spec in chars(source).triggers:
+                for kind in _HEARS.get(spec.event, (spec.event,)):
+                    index.setdefault(kind, []).append((source, spec))
+        self._trigger_index = index
         self._trigger_version = self.version
-        return found
+        return index
 
     def _matches(self, spec: TriggerSpec, source: GameObject, event: dict[str, Any]) -> bool:
+        # fire() asks only about the abilities indexed under the event's kind: what this
+        # accepts by kind alone must stay what _HEARS says.
         kind = event["kind"]
         subject = event["subject"]
         wanted = spec.event
