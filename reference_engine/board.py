@@ -39,6 +39,9 @@ from reference_engine.state import Shield
 from reference_engine.triggers import Triggers
 from spec.cardpool import CardData
 
+#: the zones whose contents no characteristic, continuous effect or player rule may read
+HIDDEN_ZONES = frozenset((LIBRARY, HAND))
+
 
 class Board(Triggers):
     """The actions of the game on its objects and players."""
@@ -137,7 +140,12 @@ class Board(Triggers):
                 if to == LIBRARY and destination:
                     self._hide_revealed_top(obj.owner, "covered")
                 destination.append(new)
-        self.changed()
+        if obj.zone not in HIDDEN_ZONES or to not in HIDDEN_ZONES:
+            # A card moved between a library and a hand (drawn, put back, a mulligan) changes
+            # no characteristic, continuous effect or player rule, for none of them reads those
+            # zones (tests/test_engine_hidden_zones.py holds every card to it): what is cached
+            # for the state version stays true, and the card itself is a new object.
+            self.changed()
         self._events.append(ev.ZoneChange(obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
                                           ZONE_NAMES[to], obj.owner, cause))
         if obj.zone == BATTLEFIELD:
