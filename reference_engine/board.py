@@ -39,8 +39,9 @@ from reference_engine.state import Shield
 from reference_engine.triggers import Triggers
 from spec.cardpool import CardData
 
-#: the zones whose contents no characteristic, continuous effect or player rule may read
-HIDDEN_ZONES = frozenset((LIBRARY, HAND))
+#: the zones whose contents no characteristic, continuous effect or player rule may read:
+#: all but the battlefield and the command zone
+UNWATCHED_ZONES = frozenset((LIBRARY, HAND, GRAVEYARD, STACK, EXILE))
 
 
 class Board(Triggers):
@@ -140,11 +141,11 @@ class Board(Triggers):
                 if to == LIBRARY and destination:
                     self._hide_revealed_top(obj.owner, "covered")
                 destination.append(new)
-        if obj.zone not in HIDDEN_ZONES or to not in HIDDEN_ZONES:
-            # A card moved between a library and a hand (drawn, put back, a mulligan) changes
-            # no characteristic, continuous effect or player rule, for none of them reads those
-            # zones (tests/test_engine_hidden_zones.py holds every card to it): what is cached
-            # for the state version stays true, and the card itself is a new object.
+        if obj.zone not in UNWATCHED_ZONES or to not in UNWATCHED_ZONES:
+            # A card moved between zones no characteristic, continuous effect or player rule
+            # reads (drawn, cast, discarded, a spell resolved into the graveyard) changes none
+            # of them (tests/test_engine_zone_versions.py holds every card to it): what is
+            # cached for the state version stays true, and the card is a new object.
             self.changed()
         self._events.append(ev.ZoneChange(obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
                                           ZONE_NAMES[to], obj.owner, cause))
