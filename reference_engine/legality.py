@@ -629,11 +629,21 @@ class Legality(Board):
             self._ability_actions(actions, costly, name, obj, index, spec, sorcery_ok, pool,
                                   more)
         if costly:
+            assert sources is not None and more is not None
             memo: dict[tuple[Any, ...], list[int] | None] = {}
+            # With every source adding one thing (a basic land), ``more`` is what tapping them
+            # all adds: some of them pay exactly when all of them do, and no search is needed
+            # to list the action (perform() still makes the plan).
+            exact = all(len(options) == 1 for _, options in sources)
             for action in costly:
                 # _replace() without its keyword machinery: pay_with is the last field.
                 paid = Action._make((*action[:-1], "auto"))
-                if self._payment_plan(paid, sources, memo):
+                if exact and (action.kind == "cast" or not any(
+                        obj.id == action.card for obj, _ in sources)):
+                    cost = self._cost_of(paid)
+                    if cost is not None and mana.can_pay(more, cost, action.x or 0):
+                        actions.append(paid)
+                elif self._payment_plan(paid, sources, memo):
                     actions.append(paid)
         return actions
 

@@ -352,6 +352,60 @@ def test_listing_and_checking_agree_over_random_states(edition: str) -> None:
 
 
 
+def _judge_paid_by_sources(game: Game) -> int:
+    """Every cast and activation that the mana sources would pay for (listed core actions
+    with the pool as if each source had added the most it can, made ``pay_with: "auto"``) is
+    listed so exactly when check() accepts it: the listing finds the payable ones without a
+    search when every source adds one thing, check() always searches."""
+    name = game.decision.player if game.decision is not None else None
+    if name is None or game.decision.kind != "priority":
+        return 0
+    listed = set(game.legal_actions())
+    sources = game.mana_sources(name)
+    if not sources:
+        return 0
+    player = game.players[name]
+    real = player.pool
+    richer = list(real)
+    for _, options in sources:
+        for slot in range(6):
+            richer[slot] += max(made[slot] for _, _, made in options)
+    player.pool = richer
+    try:
+        candidates = [a for a in game.legal_actions()
+                      if a.kind in ("cast", "activate") and a.pay_with is None]
+    finally:
+        player.pool = real
+    judged = 0
+    for action in candidates:
+        if action in listed:
+            continue  # the pool pays for it as it is
+        paid = action._replace(pay_with="auto")
+        accepted = _refusal(game, paid) is None
+        assert accepted == (paid in listed), (
+            f"{paid}: accepted {accepted}, listed {paid in listed}")
+        judged += 1
+    return judged
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_actions_paid_by_mana_abilities_are_listed_exactly(edition: str) -> None:
+    judged = 0
+    for index in range(GAMES):
+        rng = random.Random(f"paid-{edition}-{index}")
+        setup = {"start": "game", "seed": index,
+                 "decks": {name: random_deck(rng, edition, decks="pool") for name in PLAYERS}}
+        game, _ = new_game(edition, setup)
+        steps = 0
+        while not game.result.over and steps < 1500:
+            steps += 1
+            listed = game.legal_actions()
+            if rng.random() < 0.3:
+                judged += _judge_paid_by_sources(game)
+            game.perform(rng.choice(listed[:-2]))
+    assert judged >= GAMES * 4, judged
+
+
 def test_every_reason_code_is_documented_and_no_other():
     # The codes are MESSAGES' keys and the payment checks' two; docs/reference-engine.md's
     # table explains each (a code added without a word there, or a row left over, fails).
