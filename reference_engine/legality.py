@@ -230,16 +230,31 @@ class Legality(Board):
     def cast_timing_refusal(self, name: str, obj: GameObject,
                             sorcery_ok: bool) -> str | None:
         """Whether the card may be cast now as far as its type and timing go."""
-        # The cache test of chars() inlined: asked of every card in hand on every listing.
-        chars = obj._chars
-        if chars is None or obj._chars_version != self.version:
-            chars = self.chars(obj)
-        types = chars.types
-        if "Land" in types:
-            return "land_not_cast"
-        if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:
-            return self.timing_refusal(name)
-        return None
+        return self.cast_timing_refusals(name, (obj,), sorcery_ok)[0]
+
+    def cast_timing_refusals(self, name: str, objs: Sequence[GameObject],
+                             sorcery_ok: bool) -> list[str | None]:
+        """:meth:`cast_timing_refusal` of each of ``objs``, in one call: the listing asks it
+        of every card in hand on every priority, and a call per card was most of its cost."""
+        found: list[str | None] = []
+        version = self.version
+        late: str | None = None  # the reason for sorcery timing, worked out once if needed
+        for obj in objs:
+            # The cache test of chars() inlined.
+            chars = obj._chars
+            if chars is None or obj._chars_version != version:
+                chars = self.chars(obj)
+            types = chars.types
+            if "Land" in types:
+                found.append("land_not_cast")
+                continue
+            if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:
+                if late is None:
+                    late = self.timing_refusal(name)
+                found.append(late)
+                continue
+            found.append(None)
+        return found
 
     def _spell_refusal(self, action: Action, obj: GameObject) -> str | None:
         impl = obj.impl
@@ -360,8 +375,10 @@ class Legality(Board):
         if spec.tap:
             if obj.tapped:
                 return "already_tapped"
-            # Haste lets a creature use {T} abilities at once (2004 212.3d, 2004 502.5).
-            sick = self.is_sick(obj) and "Creature" in self.chars(obj).types
+            # Haste lets a creature use {T} abilities at once (2004 212.3d, 2004 502.5). (The
+            # cache test of chars() inlined: asked of every untapped land on every listing.)
+            chars = obj._chars if obj._chars_version == self.version else self.chars(obj)
+            sick = "Creature" in chars.types and self.is_sick(obj)  # type: ignore[union-attr]
             if sick and not self.has(obj, "haste"):
                 return "summoning_sick"
         if (spec.sorcery_speed or spec.equip or spec.loyalty is not None) and not sorcery_ok:
@@ -607,8 +624,9 @@ class Legality(Board):
         if self.land_play_refusal(name, sorcery_ok) is None:
             actions.extend(Action("play_land", name, card=o.id) for o in cards
                            if self.land_refusal(o) is None)
-        for obj in cards:
-            if self.cast_timing_refusal(name, obj, sorcery_ok) is not None:
+        for obj, refused in zip(cards, self.cast_timing_refusals(name, cards, sorcery_ok),
+                                strict=True):
+            if refused is not None:
                 continue
             if more is None:
                 sources, more = self._with_sources(name, pool, verdicts)

@@ -69,7 +69,11 @@ class Targets(Layers):
             return spec.kind in ("player", "creature_or_player") and (
                 spec.allows is None or spec.allows(self.card_api, controller, target))
         kind = spec.kind
-        value = self._target_value(target)
+        # _target_value() inlined for an object not on the stack: most targets, and the
+        # listing asks of every permanent for every targeted spell and ability.
+        value: Any = self.objects.get(target)
+        if value is None or value.zone == STACK:
+            value = self._target_value(target)
         if value is None or kind == "player":
             return False
         if kind == "spell_or_permanent":
@@ -87,7 +91,9 @@ class Targets(Layers):
             if not isinstance(value, GameObject) or value.zone != BATTLEFIELD or (
                     value.phased_out):
                 return False
-            types = self.chars(value).types
+            # The cache test of chars() inlined, as above.
+            chars = value._chars if value._chars_version == self.version else self.chars(value)
+            types = chars.types  # type: ignore[union-attr]
             if kind == "land" and "Land" not in types:
                 return False
             if kind == "creature" and "Creature" not in types:

@@ -243,8 +243,8 @@ def _hand_size_text(p: Patcher) -> None:
         "A card's \"you may play it any time you could play an instant\" (Raging Kavu) is "
         "ignored: creature cards are played only as sorceries.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, ('"Instant" not in types and "flash" not in chars.keywords:',
-                                        '"Instant" not in types:'))
+    p.source(Game.cast_timing_refusals, (
+        '"Instant" not in types and "flash" not in chars.keywords:', '"Instant" not in types:'))
 
 
 @mutant("extra-land-plays-ignored", "cr2004:103.1 cr2004:212.6b",

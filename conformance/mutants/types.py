@@ -17,7 +17,7 @@ from reference_engine.events import Cast
 from reference_engine.game import Game
 from reference_engine.objects import AbilitySpec, Decision, GameObject, StackItem
 
-# The condition of sorcery timing, as Game.cast_timing_refusal spells it for spells and
+# The condition of sorcery timing, as Game.cast_timing_refusals spells it for spells and
 # Game.land_play_refusal for lands; the timing mutants replace it in one place only (spells,
 # or lands) with one of its three parts left out.
 _SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:'
@@ -88,14 +88,14 @@ def _tap_tapped(p: Patcher) -> None:
 @mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4",
         "A summoning-sick creature may use its {T} abilities.")
 def _sick_taps(p: Patcher) -> None:
-    p.source(Game.ability_refusal, ("sick = self.is_sick(obj) and", "sick = False and"))
+    p.source(Game.ability_refusal, ('sick = "Creature" in chars.types and', "sick = False and"))
 
 
 @mutant("sickness-for-noncreatures", "cr2004:104.4",
         "Summoning sickness applies to {T} abilities of every permanent, not only creatures.")
 def _sick_all(p: Patcher) -> None:
-    p.source(Game.ability_refusal, ('self.is_sick(obj) and "Creature" in self.chars(obj).types',
-                                    "self.is_sick(obj) and True"))
+    p.source(Game.ability_refusal, ('"Creature" in chars.types and self.is_sick(obj)',
+                                    "True and self.is_sick(obj)"))
 
 
 @mutant("sick-creature-attacks", "cr2004:212.3d",
@@ -185,7 +185,7 @@ def _land_on_stack(p: Patcher) -> None:
 @mutant("artifact-land-castable", "cr2004:212.6g cr2004:212.2f",
         "An artifact land may also be cast as an artifact spell.")
 def _artifact_land(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, ('if "Land" in types:\n',
+    p.source(Game.cast_timing_refusals, ('if "Land" in types:\n',
                                         'if "Land" in types and "Artifact" not in types:\n'))
 
 
@@ -196,7 +196,7 @@ def _artifact_land(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells check 'from the first to the second main phase', so combat too.")
 def _sorcery_combat(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok",
         "not (self.active == name and 1 <= PHASE_OF_STEP[self.step] <= 3 "
         "and not self.stack)")))
@@ -206,7 +206,7 @@ def _sorcery_combat(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells may be cast in the opponent's main phase.")
 def _sorcery_turn(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.step in MAIN_STEPS and not self.stack)")))
 
 
@@ -214,7 +214,7 @@ def _sorcery_turn(p: Patcher) -> None:
         "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
         "Sorcery-speed spells may be cast while the stack is not empty.")
 def _sorcery_stack(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, (_SORCERY_LINE, _SORCERY_LINE.replace(
+    p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.active == name and self.step in MAIN_STEPS)")))
 
 
@@ -733,7 +733,7 @@ def _world_tie(p: Patcher) -> None:
 @mutant("instants-at-sorcery-speed", "cr2004:212.5a",
         "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
 def _instant_timing(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, (_SORCERY_LINE,
+    p.source(Game.cast_timing_refusals, (_SORCERY_LINE,
                                   'if not sorcery_ok and "flash" not in chars.keywords:'))
 
 
@@ -741,7 +741,7 @@ def _instant_timing(p: Patcher) -> None:
         "\"Any time you could play an instant\" (flash) is ignored on a non-instant card: "
         "Raging Kavu only at sorcery timing.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusal, (_SORCERY_LINE,
+    p.source(Game.cast_timing_refusals, (_SORCERY_LINE,
                                   'if not sorcery_ok and "Instant" not in types:'))
 
 
