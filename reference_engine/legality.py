@@ -30,6 +30,7 @@ from reference_engine.constants import (
     COLORS,
     COMBAT,
     GRAVEYARD,
+    HAND,
     MAIN_STEPS,
     PHASE_OF_STEP,
     PLAYERS,
@@ -297,7 +298,8 @@ class Legality(Board):
         graveyard, the top card of the library with Future Sight, cards an effect lets them
         play (a granted flashback, a card exiled that they may play)."""
         player = self.players[name]
-        extra = [o for o in player.graveyard if o.impl.flashback is not None]
+        extra = [o for o in player.graveyard if o.impl.flashback is not None] if (
+            name in self.flashback_owners) else []
         if player.library and self.player_rules(name)["play_top_card"]:
             extra.append(player.library[-1])
         if self.permissions:
@@ -310,8 +312,17 @@ class Legality(Board):
     def _playable(self, name: str, obj: GameObject) -> bool:
         return obj in self.players[name].hand or obj in self.castable_zones(name)
 
+    def costs_more_than(self, obj: GameObject, available: int) -> bool:
+        """Whether casting ``obj`` costs more than ``available`` mana however it is cast: a
+        card cast from its owner's hand without a permission costs its mana cost and perhaps
+        more (spell_cost never lowers one), so at least its mana value."""
+        return (obj.card.mana_value > available and obj.zone == HAND
+                and obj.id not in self.permissions)
+
     def spell_cost(self, obj: GameObject, targets: int, kicked: bool = False) -> mana.Cost:
-        """What casting ``obj`` with that many targets costs now, kicked or not."""
+        """What casting ``obj`` with that many targets costs now, kicked or not. (Only ever
+        the mana cost or an alternative cost, then added to: costs_more_than() relies on it.)
+        """
         impl = obj.impl
         permission = self.permissions.get(obj.id)
         if permission is not None and permission.cost is not None:
@@ -630,6 +641,9 @@ class Legality(Board):
                 continue
             if more is None:
                 sources, more = self._with_sources(name, pool, verdicts)
+                available = sum(more)
+            if self.costs_more_than(obj, available):
+                continue  # most of a tapped-out player's hand, found without working out costs
             self._spell_actions(actions, costly, name, obj, pool, more)
         for obj, index, spec, free in self._ability_table(name):
             if spec.tap and obj.tapped:

@@ -208,6 +208,10 @@ class GameState(ABC):
         self.shields: list[Shield] = []
         #: cards that may be played from outside the hand, by object id (PlayPermission)
         self.permissions: dict[int, PlayPermission] = {}
+        #: the players who own a card with flashback: only their graveyards need looking
+        #: through for one (every object is made by new_object; owners change only as the
+        #: game ends, with ante)
+        self.flashback_owners: set[str] = set()
         self.extra_turns: list[str] = []  # the last one is taken next (300.6)
         self.turn = 1
         self.active = "A"
@@ -280,6 +284,8 @@ class GameState(ABC):
     def new_object(self, card: CardData, impl: CardImpl, owner: str, zone: int) -> GameObject:
         obj = GameObject(self._next_id, card, impl, owner, zone, self.next_timestamp())
         self._next_id += 1
+        if impl.flashback is not None:
+            self.flashback_owners.add(owner)
         self.objects[obj.id] = obj
         return obj
 

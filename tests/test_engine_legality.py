@@ -14,6 +14,7 @@ promise over many random states of random games over the whole card pool, both e
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -23,14 +24,24 @@ from typing import Any
 import pytest
 
 from reference_engine.actions import Action
-from reference_engine.constants import BATTLEFIELD, COMBAT, MAIN_STEPS, PHASE_OF_STEP, PLAYERS
+from reference_engine.constants import (
+    BATTLEFIELD,
+    COMBAT,
+    HAND,
+    MAIN_STEPS,
+    PHASE_OF_STEP,
+    PLAYERS,
+)
+from reference_engine.engine import supported_cards
 from reference_engine.errors import IllegalActionError
 from reference_engine.game import Game
 from reference_engine.legality import DECISION_KINDS, LISTED_TARGETS, MESSAGES, stray_fields
-from reference_engine.mana import can_pay
+from reference_engine.mana import can_pay, total_due
 from reference_engine.objects import GameObject
+from reference_engine.registry import implementation
 from reference_engine.selfplay import random_deck
 from reference_engine.setup import new_game
+from spec.cardpool import default_pool
 
 EDITIONS = ("cr2004", "modern")
 GAMES = 12
@@ -404,6 +415,32 @@ def test_actions_paid_by_mana_abilities_are_listed_exactly(edition: str) -> None
                 judged += _judge_paid_by_sources(game)
             game.perform(rng.choice(listed[:-2]))
     assert judged >= GAMES * 4, judged
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_card_cast_from_hand_costs_at_least_its_mana_value(edition: str) -> None:
+    # The listing skips a card in hand whose mana value is more than all the mana its player
+    # could have (costs_more_than): sound while no card cast from a hand, with any number of
+    # targets, kicked or not, costs less than its mana value.
+    setup = {"start": "game", "seed": 1,
+             "decks": {name: random_deck(random.Random(1), edition, decks="pool")
+                       for name in PLAYERS}}
+    game, _ = new_game(edition, setup)
+    cards = default_pool().edition(edition)
+    checked = 0
+    for name in supported_cards()[edition]:
+        impl = implementation(name, edition)
+        if impl is None or "Land" in cards[name].types:
+            continue
+        obj = game.new_object(cards[name], impl, "A", HAND)
+        game.players["A"].hand.append(obj)
+        for targets, kicked in itertools.product((1, 2, 3), (False, True)):
+            cost = game.spell_cost(obj, targets, kicked)
+            assert total_due(cost, 0) >= obj.card.mana_value, (name, targets, kicked)
+        assert not game.costs_more_than(obj, obj.card.mana_value)
+        assert game.costs_more_than(obj, obj.card.mana_value - 1)
+        checked += 1
+    assert checked > 60
 
 
 def test_every_reason_code_is_documented_and_no_other():
