@@ -37,7 +37,7 @@ from reference_engine.constants import (
     PRIORITY,
 )
 from reference_engine.errors import IllegalActionError
-from reference_engine.objects import AbilitySpec, GameObject, TargetSpec
+from reference_engine.objects import AbilitySpec, Chars, GameObject, TargetSpec
 
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
@@ -115,6 +115,18 @@ def refuse(game: Legality, action: Action, code: str, **words: Any) -> IllegalAc
     }
     fields.update(words)
     return IllegalActionError(code, MESSAGES[code].format(**fields))
+
+
+def cast_speed(chars: Chars) -> str:
+    """When a card with these characteristics may be cast: never ("land": it is played), any
+    time its player could cast an instant ("instant": an instant, or flash, 2004 212.5e), or
+    only at sorcery timing ("sorcery")."""
+    types = chars.types
+    if "Land" in types:
+        return "land"
+    if "Instant" in types or "flash" in chars.keywords:
+        return "instant"
+    return "sorcery"
 
 
 def stray_fields(action: Action) -> list[str]:
@@ -245,11 +257,13 @@ class Legality(Board):
             chars = obj._chars
             if chars is None or obj._chars_version != version:
                 chars = self.chars(obj)
-            types = chars.types
-            if "Land" in types:
+            speed = chars.speed
+            if speed is None:
+                speed = chars.speed = cast_speed(chars)
+            if speed == "land":
                 found.append("land_not_cast")
                 continue
-            if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:
+            if speed == "sorcery" and not sorcery_ok:
                 if late is None:
                     late = self.timing_refusal(name)
                 found.append(late)

@@ -59,8 +59,8 @@ class Chars:
     effects say about its abilities and restrictions."""
 
     __slots__ = ("abilities", "colors", "cost", "flags", "granted", "keywords",
-                 "lost_abilities", "mana_value", "name", "power", "statics", "subtypes",
-                 "supertypes", "toughness", "triggers", "types")
+                 "lost_abilities", "mana_value", "name", "power", "speed", "statics",
+                 "subtypes", "supertypes", "toughness", "triggers", "types")
 
     def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
                  supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
@@ -81,6 +81,9 @@ class Chars:
         self.statics: tuple[Any, ...] = ()
         self.lost_abilities = False
         self.flags: frozenset[str] = frozenset()  # "cant_attack", "cant_block", ...
+        #: when a card with these characteristics may be cast, once worked out
+        #: (legality.cast_speed): characteristics are not changed once computed
+        self.speed: str | None = None
 
 
 class GameObject:

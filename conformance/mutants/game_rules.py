@@ -8,7 +8,7 @@ from collections.abc import Generator
 
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
-from reference_engine import combat, decks, mana
+from reference_engine import combat, decks, legality, mana
 from reference_engine.actions import Action
 from reference_engine.cards import choices, common, core
 from reference_engine.constants import BATTLEFIELD, HAND, PERMANENT_TYPES
@@ -243,8 +243,8 @@ def _hand_size_text(p: Patcher) -> None:
         "A card's \"you may play it any time you could play an instant\" (Raging Kavu) is "
         "ignored: creature cards are played only as sorceries.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusals, (
-        '"Instant" not in types and "flash" not in chars.keywords:', '"Instant" not in types:'))
+    p.source(legality.cast_speed, ('"Instant" in types or "flash" in chars.keywords:',
+                               '"Instant" in types:'))
 
 
 @mutant("extra-land-plays-ignored", "cr2004:103.1 cr2004:212.6b",

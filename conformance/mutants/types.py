@@ -8,7 +8,7 @@ from typing import Any
 
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
-from reference_engine import combat, editions, layers
+from reference_engine import combat, editions, layers, legality
 from reference_engine.actions import Action
 from reference_engine.cards import choices, common
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD, MAIN_STEPS, STACK
@@ -20,7 +20,9 @@ from reference_engine.objects import AbilitySpec, Decision, GameObject, StackIte
 # The condition of sorcery timing, as Game.cast_timing_refusals spells it for spells and
 # Game.land_play_refusal for lands; the timing mutants replace it in one place only (spells,
 # or lands) with one of its three parts left out.
-_SORCERY_LINE = 'if not sorcery_ok and "Instant" not in types and "flash" not in chars.keywords:'
+_SORCERY_LINE = 'if speed == "sorcery" and not sorcery_ok:'
+# What legality.cast_speed says may be cast any time an instant could be.
+_INSTANT_LINE = 'if "Instant" in types or "flash" in chars.keywords:'
 _LAND_LINE = "if not sorcery_ok:"
 
 def _also_activated_by(p: Patcher, may: Callable[[Game, GameObject, AbilitySpec, str], bool]
@@ -185,8 +187,8 @@ def _land_on_stack(p: Patcher) -> None:
 @mutant("artifact-land-castable", "cr2004:212.6g cr2004:212.2f",
         "An artifact land may also be cast as an artifact spell.")
 def _artifact_land(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusals, ('if "Land" in types:\n',
-                                        'if "Land" in types and "Artifact" not in types:\n'))
+    p.source(legality.cast_speed, ('if "Land" in types:\n',
+                               'if "Land" in types and "Artifact" not in types:\n'))
 
 
 # -- sorcery timing (212.2a, 212.3a, 212.4a, 212.7a, 212.7e) ------------------------------------
@@ -733,16 +735,14 @@ def _world_tie(p: Patcher) -> None:
 @mutant("instants-at-sorcery-speed", "cr2004:212.5a",
         "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
 def _instant_timing(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusals, (_SORCERY_LINE,
-                                  'if not sorcery_ok and "flash" not in chars.keywords:'))
+    p.source(legality.cast_speed, (_INSTANT_LINE, 'if "flash" in chars.keywords:'))
 
 
 @mutant("instant-timing-permission-ignored", "cr2004:212.5e",
         "\"Any time you could play an instant\" (flash) is ignored on a non-instant card: "
         "Raging Kavu only at sorcery timing.")
 def _flash_ignored(p: Patcher) -> None:
-    p.source(Game.cast_timing_refusals, (_SORCERY_LINE,
-                                  'if not sorcery_ok and "Instant" not in types:'))
+    p.source(legality.cast_speed, (_INSTANT_LINE, 'if "Instant" in types:'))
 
 
 @mutant("resolves-under-last-passer", "cr2004:212.2b cr2004:212.3b cr2004:212.4b",
