@@ -22,6 +22,7 @@ from reference_engine.objects import (
     GameObject,
     PlayerRules,
     StaticSpec,
+    attached_to_source,
 )
 from reference_engine.state import GameState
 
@@ -34,31 +35,42 @@ BASIC_ABILITIES = {
 }
 
 
-class Continuous:
-    """One continuous effect in force: from a static ability or from a resolved effect."""
+#: Continuous.one of an effect that may apply to any object
+_ANY: Any = object()
 
-    __slots__ = ("applies", "layer", "modify", "source", "timestamp")
+
+class Continuous:
+    """One continuous effect in force: from a static ability or from a resolved effect.
+    ``one``: the id of the one object it may apply to (``applies`` holds of no other), or
+    ``_ANY``."""
+
+    __slots__ = ("applies", "layer", "modify", "one", "source", "timestamp")
 
     def __init__(self, layer: float, timestamp: int, source: GameObject | None,
-                 applies: Any, modify: Any) -> None:
+                 applies: Any, modify: Any, one: Any = _ANY) -> None:
         self.layer = layer
         self.timestamp = timestamp
         self.source = source
         self.applies = applies
         self.modify = modify
+        self.one = one
 
 
 class Layers(GameState):
     """Characteristics, control and player rules for :class:`~reference_engine.game.Game`."""
 
     def chars(self, obj: GameObject) -> Chars:
-        if obj._chars_version == self.version and obj._chars is not None:
-            return obj._chars
-        if obj._chars_zone == obj.zone and obj._chars is not None:
-            # Computed from the object alone (see below) and still in that zone: nothing
-            # a new state version brings can have changed it.
-            obj._chars_version = self.version
-            return obj._chars
+        cached = obj._chars
+        if cached is not None:
+            if obj._chars_version == self.version:
+                return cached
+            # Computed from the object alone (see below) and still in that zone, or computed
+            # on the battlefield from the card alone with still no effect applying: nothing a
+            # new state version brings can have changed it.
+            if obj._chars_zone == obj.zone or (obj._chars_plain and self._none_applies(obj,
+                                                                                    cached)):
+                obj._chars_version = self.version
+                return cached
         computing = self._computing
         if obj.id in computing:
             # A dependency loop (two Nightmares counting each other): the object's printed
@@ -68,13 +80,6 @@ class Layers(GameState):
         reads = self._effects_reads
         applied = self._effects_applied
         try:
-            cached = obj._chars
-            if (obj._chars_plain and cached is not None and not obj.counters
-                    and not obj.face_down and obj.zone == BATTLEFIELD
-                    and self._none_applies(obj, cached)):
-                # Still computed from the card alone: the same characteristics again.
-                obj._chars_version = self.version
-                return obj._chars  # type: ignore[return-value]
             chars = self._compute_chars(obj)
         finally:
             computing.discard(obj.id)
@@ -94,20 +99,36 @@ class Layers(GameState):
 
     def _none_applies(self, obj: GameObject, chars: Chars) -> bool:
         """Whether no continuous effect applies to a permanent whose characteristics, ``chars``,
-        were computed with none applying. Each effect's ``applies`` reads the characteristics
-        the earlier layers left, and those are the card's own when none applied, which differ
-        from ``chars`` only in what no ``applies`` reads (the abilities, power and toughness
-        of a noncreature): asked of each effect in order, as a recomputation would."""
-        # Counted as a read, and brings the list below up to date (continuous_effects()
+        were computed with none applying (and still may be: no counters since, still on the
+        battlefield). Each effect's ``applies`` reads the characteristics the earlier layers
+        left, and those are the card's own when none applied, which differ from ``chars`` only
+        in what no ``applies`` reads (the abilities, power and toughness of a noncreature):
+        asked of each effect in order, as a recomputation would."""
+        if obj.counters or obj.face_down or obj.zone != BATTLEFIELD:
+            return False
+        # Counted as a read, and brings the lists below up to date (continuous_effects()
         # inlined when it is: asked for every permanent after each new state version).
         if self._effects_version == self.version:
             self._effects_reads += 1
         else:
             self.continuous_effects()
-        # A plain loop, not all(): no generator on a path taken for every permanent.
-        for applies, source in self._effects_open:  # noqa: SIM110
-            if applies(self, source, obj, chars):
-                return False
+        oid = obj.id
+        if oid in self._effects_one:
+            return False  # an effect on it alone may apply: worked out again
+        effects = self._effects_open
+        if not effects:
+            return True
+        computing = self._computing
+        if oid in computing:
+            return False  # a dependency loop: chars() answers with the printed characteristics
+        computing.add(oid)
+        try:
+            # A plain loop, not any(): no generator on a path taken for every permanent.
+            for applies, source in effects:
+                if applies(self, source, obj, chars):
+                    return False
+        finally:
+            computing.discard(oid)
         return True
 
     def _printed_chars(self, obj: GameObject) -> Chars:
@@ -200,18 +221,23 @@ class Layers(GameState):
             if source.phased_out:
                 continue
             for spec in self._statics_of(source):
-                found.append(Continuous(spec.layer, source.timestamp, source, spec.applies,
-                                        spec.modify))
+                found.append(_static_effect(spec, source))
         for source in self.zones_extra.get("command", ()):
             for spec in source.impl.statics:
-                found.append(Continuous(spec.layer, source.timestamp, source, spec.applies,
-                                        spec.modify))
+                found.append(_static_effect(spec, source))
         for effect in self.effects:
-            found.append(Continuous(effect.layer, effect.timestamp, None, _adapt(effect),
-                                    _adapt_modify(effect)))
+            found.append(_resolved_effect(effect))
         found.sort(key=lambda e: (e.layer, e.timestamp))
         self._effects_cache = found
-        self._effects_open = [(e.applies, e.source) for e in found if e.layer != CONTROL]
+        # For _none_applies, outside layer 2: the effects that may apply to any object, and
+        # the objects the others may apply to, each effect to one (its target, or what its
+        # source is attached to). Both are read as they are now, and neither changes without
+        # a new state version: a target follows its spell onto the battlefield in a zone
+        # change, and every attaching and unattaching (Board.attach, an Aura entering
+        # attached, the state-based unattaching, Leonin Bola's cost) calls changed().
+        self._effects_open = [(e.applies, e.source) for e in found
+                              if e.layer != CONTROL and e.one is _ANY]
+        self._effects_one = {e.one for e in found if e.layer != CONTROL and e.one is not _ANY}
         self._effects_version = self.version
         return found
 
@@ -337,14 +363,21 @@ def _binds(abilities: tuple[AbilitySpec, ...]) -> bool:
     return known[1]
 
 
-def _adapt(effect: ContinuousEffect) -> Any:
+def _static_effect(spec: StaticSpec, source: GameObject) -> Continuous:
+    # "Enchanted ..." and "equipped ...": the one object its source is attached to now.
+    one = source.attached_to if spec.applies is attached_to_source else _ANY
+    return Continuous(spec.layer, source.timestamp, source, spec.applies, spec.modify, one)
+
+
+def _resolved_effect(effect: ContinuousEffect) -> Continuous:
     test = effect.applies
+    modify = effect.modify
     if getattr(test, "__func__", None) is ContinuousEffect._on_target:
         # An effect on one object, named by its target (which follows a spell onto the
-        # battlefield): compared here, one call instead of two for every permanent.
-        return lambda _game, _source, obj, _chars: obj.id == effect.target
-    return lambda _game, _source, obj, _chars: test(obj)
-
-def _adapt_modify(effect: ContinuousEffect) -> Any:
-    modify = effect.modify
-    return lambda _game, _source, _obj, chars: modify(chars)
+        # battlefield): compared here, one call instead of two, and indexed by it.
+        return Continuous(effect.layer, effect.timestamp, None,
+                          lambda _game, _source, obj, _chars: obj.id == effect.target,
+                          lambda _game, _source, _obj, chars: modify(chars), effect.target)
+    return Continuous(effect.layer, effect.timestamp, None,
+                      lambda _game, _source, obj, _chars: test(obj),
+                      lambda _game, _source, _obj, chars: modify(chars))

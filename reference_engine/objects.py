@@ -317,6 +317,16 @@ class StaticSpec:
     text: str = ""
 
 
+def attached_to_source(game: CardAPI, source: GameObject, obj: GameObject,
+                       chars: Chars | None) -> bool:
+    """A static ability's ``applies`` for "enchanted ..." and "equipped ...": the object its
+    source is attached to, and no other. The layers know this function by identity and ask
+    it of no other object (Layers.continuous_effects indexes the effect by
+    ``source.attached_to``): it must stay exactly this test, or narrower
+    (tests/test_engine_version_caches.py holds it to that)."""
+    return source.attached_to == obj.id
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRules:
     """A static ability that changes rules for a player: ``applies(game, source, player)``;

@@ -231,6 +231,9 @@ class GameState(ABC):
         self._effects_cache: list[Any] = []
         #: what each effect of the cache outside layer 2 applies by, with its source
         self._effects_open: list[tuple[Any, Any]] = []
+        #: the objects the other effects of the cache outside layer 2 may apply to, each
+        #: effect to one object
+        self._effects_one: set[Any] = set()
         self._effects_version = -1
         self._effects_reads = 0
         self._effects_applied = 0

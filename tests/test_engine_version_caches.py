@@ -1,0 +1,191 @@
+"""What the engine works out once per state version and reuses across versions (docs/
+reference-engine.md, Speed) must agree with working it out afresh. Two kinds of tests: edges
+played through the engine (an effect starting to apply to one object that had none: an
+Equipment moved, an Aura entering attached, a spell's effect on one creature), each observed
+before and after so that the cached answer is the one asked; and an oracle over random games
+of the whole pool in both editions, which after every few actions compares every cache with
+what a game with every cache dropped works out."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from reference_engine.constants import PLAYERS
+from reference_engine.game import Game
+from reference_engine.layers import _ANY
+from reference_engine.objects import Chars
+from reference_engine.selfplay import random_deck
+from reference_engine.setup import new_game
+from tests.enginekit import Table, h, resolve, table
+
+EDITIONS = ("cr2004", "modern")
+
+
+def pt(t: Table, handle: str) -> tuple[int, int]:
+    found = t.find(handle)
+    assert found is not None
+    return found["power"], found["toughness"]
+
+
+def game_of(t: Table) -> Game:
+    game = t.engine.game
+    assert game is not None
+    return game
+
+
+# ---- an effect that applies to one object only --------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_equipment_moved_to_another_creature_leaves_the_first_and_pumps_the_second(edition):
+    # Both Bears' characteristics are worked out before the move (observed): the second's
+    # were computed with no effect applying, and the Equipment's effect must reach it.
+    t = table(edition, a={"mana_pool": {"C": 1}},
+              battlefield=[h("split", "Bonesplitter", controller="A", attached_to="first"),
+                           h("first", "Grizzly Bears", controller="A"),
+                           h("second", "Grizzly Bears", controller="A")])
+    assert (pt(t, "first"), pt(t, "second")) == ((4, 2), (2, 2))
+    t.do("activate", "A", card="split", ability=0, targets=["second"])
+    resolve(t)
+    assert (pt(t, "first"), pt(t, "second")) == ((2, 2), (4, 2))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_aura_entering_attached_applies_to_a_creature_that_had_no_effect(edition):
+    t = table(edition, a={"hand": [h("hs", "Holy Strength")], "mana_pool": {"W": 1}},
+              battlefield=[h("lions", "Savannah Lions", controller="A"),
+                           h("bears", "Grizzly Bears", controller="A")])
+    assert pt(t, "lions") == (2, 1)
+    t.do("cast", "A", card="hs", targets=["lions"])
+    resolve(t)
+    assert (pt(t, "lions"), pt(t, "bears")) == ((3, 3), (2, 2))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_spell_on_one_creature_applies_to_it_until_the_turn_ends(edition):
+    t = table(edition, a={"hand": [h("gg", "Giant Growth")], "mana_pool": {"G": 1}},
+              battlefield=[h("lions", "Savannah Lions", controller="A"),
+                           h("bears", "Grizzly Bears", controller="B")])
+    assert (pt(t, "lions"), pt(t, "bears")) == ((2, 1), (2, 2))
+    t.do("cast", "A", card="gg", targets=["bears"])
+    resolve(t)
+    assert (pt(t, "lions"), pt(t, "bears")) == ((2, 1), (5, 5))
+    t.advance("upkeep", turn=4)
+    assert pt(t, "bears") == (2, 2)
+
+
+def test_mishras_factory_animated_again_on_a_later_turn():
+    # The Factory names itself by target; animated, then back to a land, then animated
+    # again, each time from characteristics worked out with no effect applying.
+    t = table("modern", battlefield=[h("factory", "Mishra's Factory", controller="A"),
+                                     h("forest", "Forest", controller="A")])
+    assert t.find("factory")["power"] is None
+    t.do("activate", "A", card="factory", ability=1, pay_with=["forest"])
+    resolve(t)
+    assert pt(t, "factory") == (2, 2)
+    t.advance("precombat_main", turn=5)
+    assert t.find("factory")["power"] is None
+    t.do("activate", "A", card="factory", ability=1, pay_with=["forest"])
+    resolve(t)
+    assert pt(t, "factory") == (2, 2)
+
+
+# ---- the oracle: every cache against a game with none ---------------------------------------
+
+
+def _key(value: Any) -> Any:
+    """``value`` compared by what it is: a function by its code (an ability bound to its
+    object, Stone Giant's, is made anew with each computation), a spec by its fields."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value), tuple(_key(getattr(value, f.name))
+                                   for f in dataclasses.fields(value)))
+    if isinstance(value, tuple | list):
+        return tuple(_key(v) for v in value)
+    code = getattr(value, "__code__", None)
+    return value if code is None else code
+
+
+def _chars_key(c: Chars) -> tuple[Any, ...]:
+    return (c.name, c.cost, c.mana_value, c.colors, c.supertypes, c.types, c.subtypes,
+            c.power, c.toughness, c.keywords, _key(c.abilities), _key(c.granted),
+            c.triggers, c.statics, c.lost_abilities, c.flags)
+
+
+def cached_answers(game: Game) -> dict[str, Any]:
+    """Everything the engine caches per state version, as it answers now."""
+    objects = list(game.objects.values())
+    answers: dict[str, Any] = {
+        "chars": {o.id: _chars_key(game.chars(o)) for o in objects},
+        "abilities": {n: [(o.id, i, _key(spec), free)
+                          for o, i, spec, free in game._ability_table(n)] for n in PLAYERS},
+        "mana": {n: list(game._mana_tables[n]) for n in PLAYERS},
+        "rules": {n: dict(game.player_rules(n)) for n in PLAYERS},
+    }
+    if game._sba_version != game.version:
+        game._sba_candidates()
+    answers["sba"] = ([(o.id, _chars_key(c), more) for o, c, more in game._sba_checks],
+                      [o.id for o in game._sba_legendary], [o.id for o in game._sba_worlds],
+                      [o.id for o in game._sba_counted])
+    index = (game._trigger_index if game._trigger_version == game.version
+             else game._trigger_sources())
+    answers["triggers"] = {kind: [(o.id, spec) for o, spec in found]
+                           for kind, found in index.items()}
+    return answers
+
+
+def drop_every_cache(game: Game) -> None:
+    """Forget everything worked out: the next questions are answered from scratch."""
+    for obj in game.objects.values():
+        obj._chars = None
+        obj._chars_version = -1
+        obj._chars_zone = -1
+        obj._chars_plain = False
+    game._player_rules.clear()
+    game.changed()
+
+
+def one_object_effects_hold_to_their_object(game: Game) -> None:
+    """An effect the layers index by one object (``Continuous.one``: its target, or what its
+    source is attached to, by ``attached_to_source``) applies to no other permanent: the
+    contract that lets _none_applies ask no other about it."""
+    for effect in game.continuous_effects():
+        if effect.one is _ANY:
+            continue
+        for obj in game.battlefield:
+            if obj.id != effect.one:
+                assert not effect.applies(game, effect.source, obj, game.chars(obj)), (
+                    effect.source, obj)
+
+
+def random_game_checks(edition: str, seed: int, every: int, limit: int) -> int:
+    """Play one random game of the whole pool, comparing the caches with fresh answers after
+    every ``every`` actions (at most ``limit`` actions); the number of comparisons."""
+    rng = random.Random(seed)
+    setup = {"start": "game", "seed": seed,
+             "decks": {name: random_deck(rng, edition, decks="pool") for name in PLAYERS}}
+    game, _ = new_game(edition, setup)
+    checks = 0
+    for count in range(limit):
+        if game.result.over:
+            break
+        game.apply(rng.choice(game.legal_actions()[:-2]))
+        if count % every:
+            continue
+        one_object_effects_hold_to_their_object(game)
+        cached = cached_answers(game)
+        drop_every_cache(game)
+        fresh = cached_answers(game)
+        for key in cached:
+            assert cached[key] == fresh[key], (key, game.turn, count)
+        checks += 1
+    return checks
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_every_cache_agrees_with_a_fresh_answer_in_random_games(edition, seed):
+    assert random_game_checks(edition, seed, every=3, limit=1500) > 20
