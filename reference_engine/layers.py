@@ -282,23 +282,28 @@ class Layers(GameState):
 
     def player_rules(self, name: str) -> dict[str, Any]:
         """Rules for one player as card text changes them (103.1): land plays, hand size."""
-        key = (self.version, self.turn)  # "this turn" rules change with the turn
         cached = self._player_rules.get(name)
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        # Per version and turn: "this turn" rules change with the turn.
+        if cached is not None and cached[0] == self.version and cached[1] == self.turn:
+            return cached[2]
         player = self.players[name]
         rules: dict[str, Any] = {
             "land_plays": player.land_plays, "max_hand_size": player.max_hand_size,
             "top_card_revealed": False, "play_top_card": False,
             "cant_play_lands": player.cant_play_lands_turn == self.turn}
-        for source, spec in self._player_rule_sources():
+        if self._rule_sources_version != self.version:
+            # The same for both players and every turn of the version: which permanents
+            # are there, phased in, with their rules text, changes only with a new one.
+            self._rule_sources = self._player_rule_sources()
+            self._rule_sources_version = self.version
+        for source, spec in self._rule_sources:
             if spec.applies(self.card_api, source, name):
                 rules["land_plays"] += spec.extra_land_plays
                 if spec.no_max_hand_size:
                     rules["max_hand_size"] = None
                 rules["top_card_revealed"] |= spec.top_card_revealed
                 rules["play_top_card"] |= spec.play_top_card
-        self._player_rules[name] = (key, rules)
+        self._player_rules[name] = (self.version, self.turn, rules)
         return rules
 
     def _player_rule_sources(self) -> list[tuple[GameObject, PlayerRules]]:

@@ -255,7 +255,11 @@ class GameState(ABC):
         #: may trigger on it, with their sources, in the order they trigger (Triggers.fire)
         self._trigger_index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}
         self._trigger_version = -1
-        self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
+        #: per player: the version and turn of their rules, and the rules
+        self._player_rules: dict[str, tuple[int, int, dict[str, Any]]] = {}
+        #: at ``_rule_sources_version``: the player rules of the permanents, with their sources
+        self._rule_sources: list[tuple[GameObject, Any]] = []
+        self._rule_sources_version = -1
         self._control_changed = False
         self.attackers_declared = False  # in this turn's declare attackers step
         self._optional_choice = False  # a decision with several options answered lately

@@ -94,6 +94,35 @@ def test_mishras_factory_animated_again_on_a_later_turn():
     assert pt(t, "factory") == (2, 2)
 
 
+# ---- player rules ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_rule_source_entering_and_leaving_changes_its_controllers_rules_only(edition):
+    t = table(edition, a={"hand": [h("expl", "Exploration"), h("vindicate", "Vindicate"),
+                                   h("f1", "Forest"), h("f2", "Forest"), h("f3", "Forest")],
+                          "mana_pool": {"G": 1, "W": 1, "B": 1, "C": 1}})
+    t.do("play_land", "A", card="f1")
+    assert t.illegal("play_land", "A", card="f2") == "no_land_play_left"
+    t.do("cast", "A", card="expl")
+    resolve(t)
+    t.do("play_land", "A", card="f2")  # the rules of the version it entered in see it
+    assert game_of(t).player_rules("B")["land_plays"] == 1  # not B's
+    t.do("cast", "A", card="vindicate", targets=["expl"])
+    resolve(t)
+    assert t.illegal("play_land", "A", card="f3") == "no_land_play_left"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_both_players_rules_in_one_version_each_from_their_own_permanents(edition):
+    t = table(edition, battlefield=[h("book", "Spellbook", controller="B")])
+    game = game_of(t)
+    version = game.version
+    sizes = {name: p["max_hand_size"] for name, p in t.obs()["players"].items()}
+    assert sizes == {"A": 7, "B": None}
+    assert game.version == version  # both asked in one version
+
+
 # ---- the oracle: every cache against a game with none ---------------------------------------
 
 
@@ -145,6 +174,16 @@ def drop_every_cache(game: Game) -> None:
         obj._chars_zone = -1
         obj._chars_plain = False
     game._player_rules.clear()
+    # Each cache emptied and marked as made at no version, so that one whose invalidation
+    # is broken cannot answer the fresh questions either.
+    game._effects_cache, game._effects_open, game._effects_one = [], [], set()
+    game._rule_sources = []
+    game._ability_tables, game._mana_tables = {}, {}
+    game._sba_checks, game._sba_legendary, game._sba_worlds, game._sba_counted = [], [], [], []
+    game._trigger_index = {}
+    for name in ("_effects_version", "_control_version", "_tables_version", "_sba_version",
+                 "_trigger_version", "_rule_sources_version"):
+        setattr(game, name, -1)
     game.changed()
 
 
