@@ -87,7 +87,8 @@ class GameObject:
     """A card or token in a zone. A zone change makes a new object with a new id."""
 
     __slots__ = (
-        "_chars", "_chars_plain", "_chars_version", "_chars_zone", "attached_to", "attacking",
+        "_chars", "_chars_plain", "_chars_version", "_chars_zone", "_table_entries",
+        "attached_to", "attacking",
         "base_controller", "blocked", "blocking", "card", "cast_info", "chosen",
         "controlled_since", "controller", "counters", "damage", "exiled_with", "face_down", "id",
         "impl", "loyalty_used", "owner", "phased_out", "phased_with", "regen_shields",
@@ -132,6 +133,8 @@ class GameObject:
         #: its characteristics were computed on the battlefield from the card alone: no
         #: continuous effect applied, no counters, no characteristic-defining ability
         self._chars_plain = False
+        #: its entries in its controller's ability and mana tables (Legality._build_tables)
+        self._table_entries: Any = None
 
     def __repr__(self) -> str:
         return f"<{self.card.name} #{self.id}>"

@@ -94,6 +94,44 @@ def test_mishras_factory_animated_again_on_a_later_turn():
     assert pt(t, "factory") == (2, 2)
 
 
+# ---- the ability and mana tables -------------------------------------------------------------
+
+
+def listed(t: Table, kind: str, handle: str) -> list[dict[str, Any]]:
+    return [a for a in t.legal() if a["action"] == kind and a.get("card") == t.id(handle)]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_permanent_whose_abilities_change_is_listed_with_its_new_ones(edition):
+    # Evil Presence makes City of Brass a Swamp: it no longer adds {U}, so Unsummon is no
+    # longer listed as paid for by it; the City's one ability now adds {B}.
+    t = table(edition, a={"hand": [h("presence", "Evil Presence"), h("unsummon", "Unsummon")],
+                          "mana_pool": {"B": 1}},
+              battlefield=[h("city", "City of Brass", controller="A"),
+                           h("bears", "Grizzly Bears", controller="B")])
+    assert [a["pay_with"] for a in listed(t, "cast", "unsummon")] == ["auto"]
+    t.do("cast", "A", card="presence", targets=["city"])
+    resolve(t)
+    assert listed(t, "cast", "unsummon") == []
+    game = game_of(t)
+    assert [spec.text for obj, _, spec, _ in game._ability_table("A")
+            if obj.id == t.id("city")] == ["{T}: Add {B}."]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_permanent_that_changed_control_is_listed_for_its_new_controller(edition):
+    t = table(edition, a={"hand": [h("magic", "Control Magic")], "mana_pool": {"U": 4}},
+              battlefield=[h("sorcerer", "Prodigal Sorcerer", controller="B")])
+    game = game_of(t)
+    assert [o.id for o, *_ in game._ability_table("B")] == [t.id("sorcerer")]
+    t.do("cast", "A", card="magic", targets=["sorcerer"])
+    resolve(t)
+    t.do("pass", "A")
+    assert listed(t, "activate", "sorcerer") == []  # B has priority, and not the Sorcerer
+    assert [o.id for o, *_ in game._ability_table("A")] == [t.id("sorcerer")]
+    assert game._ability_table("B") == []
+
+
 # ---- player rules ---------------------------------------------------------------------------
 
 
@@ -173,6 +211,7 @@ def drop_every_cache(game: Game) -> None:
         obj._chars_version = -1
         obj._chars_zone = -1
         obj._chars_plain = False
+        obj._table_entries = None
     game._player_rules.clear()
     # Each cache emptied and marked as made at no version, so that one whose invalidation
     # is broken cannot answer the fresh questions either.
