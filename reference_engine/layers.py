@@ -218,9 +218,13 @@ class Layers(GameState):
             return self._effects_cache
         found: list[Continuous] = []
         for source in self.battlefield:
-            if source.phased_out:
+            # Read from the card, not from computed characteristics: that would be a cycle.
+            # (No card of the pool removes the abilities of a permanent that has a static
+            # ability.) A face-down permanent has none.
+            statics = source.impl.statics
+            if not statics or source.phased_out or source.face_down:
                 continue
-            for spec in self._statics_of(source):
+            for spec in statics:
                 found.append(_static_effect(spec, source))
         for source in self.zones_extra.get("command", ()):
             for spec in source.impl.statics:
@@ -240,11 +244,6 @@ class Layers(GameState):
         self._effects_one = {e.one for e in found if e.layer != CONTROL and e.one is not _ANY}
         self._effects_version = self.version
         return found
-
-    def _statics_of(self, source: GameObject) -> tuple[StaticSpec, ...]:
-        # Read from the card, not from computed characteristics: that would be a cycle. (No
-        # card of the pool removes the abilities of a permanent that has a static ability.)
-        return () if source.face_down else source.impl.statics
 
     # -- control (layer 2) --------------------------------------------------------------------
 
