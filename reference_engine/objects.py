@@ -59,8 +59,8 @@ class Chars:
     effects say about its abilities and restrictions."""
 
     __slots__ = ("abilities", "colors", "cost", "flags", "granted", "keywords",
-                 "lost_abilities", "mana_value", "name", "power", "statics", "subtypes",
-                 "supertypes", "toughness", "triggers", "types")
+                 "lost_abilities", "mana_value", "name", "power", "sba_kinds", "statics",
+                 "subtypes", "supertypes", "toughness", "triggers", "types")
 
     def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
                  supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
@@ -81,6 +81,9 @@ class Chars:
         self.statics: tuple[Any, ...] = ()
         self.lost_abilities = False
         self.flags: frozenset[str] = frozenset()  # "cant_attack", "cant_block", ...
+        #: which state-based actions may apply to a permanent with these characteristics,
+        #: worked out once for them (Game._sba_kinds)
+        self.sba_kinds: tuple[bool, bool, bool, bool] | None = None
 
 
 class GameObject:

@@ -94,6 +94,28 @@ def test_mishras_factory_animated_again_on_a_later_turn():
     assert pt(t, "factory") == (2, 2)
 
 
+# ---- the state-based actions' lists ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_land_made_a_creature_is_checked_for_lethal_damage(edition):
+    # What state-based actions a permanent may be subject to is kept with its
+    # characteristics: the Factory's, a land's, are checked for nothing; animated, they are
+    # a creature's, and lethal damage destroys it.
+    t = table(edition, b={"hand": [h("shock", "Shock")], "mana_pool": {"R": 1}},
+              battlefield=[h("factory", "Mishra's Factory", controller="A"),
+                           h("forest", "Forest", controller="A")])
+    game = game_of(t)
+    assert [o.id for o, *_ in game._sba_checks] == []
+    t.do("activate", "A", card="factory", ability=1, pay_with=["forest"])
+    resolve(t)
+    assert [o.id for o, *_ in game._sba_checks] == [t.id("factory")]
+    t.do("pass", "A")
+    t.do("cast", "B", card="shock", targets=["factory"])
+    resolve(t)
+    assert t.cards(t.player("A")["graveyard"]) == ["Mishra's Factory"]
+
+
 # ---- the ability and mana tables -------------------------------------------------------------
 
 
