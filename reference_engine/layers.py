@@ -65,10 +65,10 @@ class Layers(GameState):
             if obj._chars_version == self.version:
                 return cached
             # Computed from the object alone (see below) and still in that zone, or computed
-            # on the battlefield from the card alone with still no effect applying: nothing a
-            # new state version brings can have changed it.
-            if obj._chars_zone == obj.zone or (obj._chars_plain and self._none_applies(obj,
-                                                                                    cached)):
+            # on the battlefield from the card and effects on it alone that would make the
+            # same again: nothing a new state version brings has changed it.
+            if obj._chars_zone == obj.zone or (obj._chars_one is not None and self._same_again(
+                    obj, cached)):
                 obj._chars_version = self.version
                 return cached
         computing = self._computing
@@ -78,7 +78,6 @@ class Layers(GameState):
             return self._printed_chars(obj)
         computing.add(obj.id)
         reads = self._effects_reads
-        applied = self._effects_applied
         try:
             chars = self._compute_chars(obj)
         finally:
@@ -86,8 +85,9 @@ class Layers(GameState):
         obj._chars = chars
         obj._chars_version = self.version
         zone = obj.zone
-        obj._chars_plain = (zone == BATTLEFIELD and self._effects_applied == applied
-                            and not obj.counters and not obj.face_down and obj.impl.cda is None)
+        obj._chars_one = chars.applied if (
+            zone == BATTLEFIELD and not obj.counters and not obj.face_down
+            and obj.impl.cda is None and _on_one_object(chars.applied)) else None
         # A card in a hand, library, graveyard or exile that consulted no continuous effect
         # and has no characteristic-defining ability has characteristics that depend on the
         # card alone (its card, face and zone, none of which changes in place there): they
@@ -97,13 +97,21 @@ class Layers(GameState):
                                    and obj.impl.cda is None) else -1
         return chars
 
-    def _none_applies(self, obj: GameObject, chars: Chars) -> bool:
-        """Whether no continuous effect applies to a permanent whose characteristics, ``chars``,
-        were computed with none applying (and still may be: no counters since, still on the
-        battlefield). Each effect's ``applies`` reads the characteristics the earlier layers
-        left, and those are the card's own when none applied, which differ from ``chars`` only
-        in what no ``applies`` reads (the abilities, power and toughness of a noncreature):
-        asked of each effect in order, as a recomputation would."""
+    def _same_again(self, obj: GameObject, chars: Chars) -> bool:
+        """Whether a permanent's characteristics, ``chars``, computed from its card and the
+        effects on it alone in ``obj._chars_one`` (none: from the card alone), would be
+        computed the same now.
+
+        They are if it is as it was (no counters, face up, on the battlefield), the effects
+        on it alone are the same (the same objects, made anew whenever what they are changes:
+        _static_effects, _resolved_effect) and no other effect applies. Each of those holds
+        of its one object exactly (it is a comparison of ids) and changes the
+        characteristics by them alone (tests/test_engine_version_caches.py holds their
+        ``modify`` to that). Whether another effect applies is asked only of characteristics
+        computed from the card alone: each effect's ``applies`` reads the characteristics
+        the earlier layers left, the card's own, which differ from ``chars`` only in what no
+        ``applies`` reads (the abilities, power and toughness of a noncreature); asked of
+        each effect in order, as a recomputation would."""
         if obj.counters or obj.face_down or obj.zone != BATTLEFIELD:
             return False
         # Counted as a read, and brings the lists below up to date (continuous_effects()
@@ -113,11 +121,14 @@ class Layers(GameState):
         else:
             self.continuous_effects()
         oid = obj.id
-        if oid in self._effects_one:
-            return False  # an effect on it alone may apply: worked out again
+        one = obj._chars_one
+        if self._effects_one.get(oid, ()) != one:
+            return False  # an effect on it alone began, ended or is made anew
         effects = self._effects_open
         if not effects:
             return True
+        if one:
+            return False  # the others would see it as those effects left it: worked out again
         computing = self._computing
         if oid in computing:
             return False  # a dependency loop: chars() answers with the printed characteristics
@@ -164,11 +175,14 @@ class Layers(GameState):
             # A face-down card outside the battlefield has no characteristics (406.3a).
             chars = Chars("", None, 0, (), frozenset(), frozenset(), (), None, None,
                           frozenset())
+        applied: list[Continuous] = []
         if obj.zone == BATTLEFIELD:
             for effect in self.continuous_effects():
                 if effect.layer != CONTROL and effect.applies(self, effect.source, obj, chars):
                     effect.modify(self, effect.source, obj, chars)
-                    self._effects_applied += 1  # chars() tells what an effect changed by this
+                    applied.append(effect)  # chars() tells what it depends on by these
+            if applied:
+                chars.applied = tuple(applied)
             if obj.counters and chars.power is not None:
                 delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
                 chars.power += delta
@@ -224,24 +238,30 @@ class Layers(GameState):
             statics = source.impl.statics
             if not statics or source.phased_out or source.face_down:
                 continue
-            for spec in statics:
-                found.append(_static_effect(spec, source))
+            found += _static_effects(source, statics)
         for source in self.zones_extra.get("command", ()):
-            for spec in source.impl.statics:
-                found.append(_static_effect(spec, source))
+            found += _static_effects(source, source.impl.statics)
         for effect in self.effects:
             found.append(_resolved_effect(effect))
         found.sort(key=lambda e: (e.layer, e.timestamp))
         self._effects_cache = found
-        # For _none_applies, outside layer 2: the effects that may apply to any object, and
-        # the objects the others may apply to, each effect to one (its target, or what its
-        # source is attached to). Both are read as they are now, and neither changes without
+        # For _same_again, outside layer 2: the effects that may apply to any object, and by
+        # object the others, each of which applies to one (its target, or what its source is
+        # attached to), in order. Both are read as they are now, and neither changes without
         # a new state version: a target follows its spell onto the battlefield in a zone
         # change, and every attaching and unattaching (Board.attach, an Aura entering
         # attached, the state-based unattaching, Leonin Bola's cost) calls changed().
-        self._effects_open = [(e.applies, e.source) for e in found
-                              if e.layer != CONTROL and e.one is _ANY]
-        self._effects_one = {e.one for e in found if e.layer != CONTROL and e.one is not _ANY}
+        general: list[tuple[Any, Any]] = []
+        one: dict[Any, tuple[Continuous, ...]] = {}
+        for e in found:
+            if e.layer == CONTROL:
+                continue
+            if e.one is _ANY:
+                general.append((e.applies, e.source))
+            else:
+                one[e.one] = (*one.get(e.one, ()), e)
+        self._effects_open = general
+        self._effects_one = one
         self._effects_version = self.version
         return found
 
@@ -367,6 +387,27 @@ def _binds(abilities: tuple[AbilitySpec, ...]) -> bool:
     return known[1]
 
 
+def _on_one_object(effects: tuple[Continuous, ...]) -> bool:
+    """Whether each of ``effects`` applies to one object only (see Continuous.one)."""
+    for effect in effects:  # noqa: SIM110 - no generator: asked on every computation
+        if effect.one is _ANY:
+            return False
+    return True
+
+
+def _static_effects(source: GameObject, statics: tuple[StaticSpec, ...]
+                    ) -> tuple[Continuous, ...]:
+    """The effects of a permanent's (or an emblem's) static abilities: made anew only when
+    they, its timestamp or what it is attached to change, all they hold of it
+    (Layers._same_again compares them by identity)."""
+    made: tuple[Any, int, Any, tuple[Continuous, ...]] | None = source._statics_made
+    if (made is None or made[0] is not statics or made[1] != source.timestamp
+            or made[2] != source.attached_to):
+        made = source._statics_made = (statics, source.timestamp, source.attached_to,
+                                       tuple(_static_effect(spec, source) for spec in statics))
+    return made[3]
+
+
 def _static_effect(spec: StaticSpec, source: GameObject) -> Continuous:
     # "Enchanted ..." and "equipped ...": the one object its source is attached to now.
     one = source.attached_to if spec.applies is attached_to_source else _ANY
@@ -374,11 +415,21 @@ def _static_effect(spec: StaticSpec, source: GameObject) -> Continuous:
 
 
 def _resolved_effect(effect: ContinuousEffect) -> Continuous:
+    """A resolved effect in force: made anew only when its target changes (following a spell
+    onto the battlefield), the one thing of it that may (Layers._same_again compares them by
+    identity)."""
+    made: tuple[int | None, Continuous] | None = effect._made
+    if made is None or made[0] != effect.target:
+        made = effect._made = (effect.target, _adapted(effect))
+    return made[1]
+
+
+def _adapted(effect: ContinuousEffect) -> Continuous:
     test = effect.applies
     modify = effect.modify
     if getattr(test, "__func__", None) is ContinuousEffect._on_target:
-        # An effect on one object, named by its target (which follows a spell onto the
-        # battlefield): compared here, one call instead of two, and indexed by it.
+        # An effect on one object, named by its target: compared here, one call instead of
+        # two, and indexed by it.
         return Continuous(effect.layer, effect.timestamp, None,
                           lambda _game, _source, obj, _chars: obj.id == effect.target,
                           lambda _game, _source, _obj, chars: modify(chars), effect.target)

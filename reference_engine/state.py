@@ -231,12 +231,11 @@ class GameState(ABC):
         self._effects_cache: list[Any] = []
         #: what each effect of the cache outside layer 2 applies by, with its source
         self._effects_open: list[tuple[Any, Any]] = []
-        #: the objects the other effects of the cache outside layer 2 may apply to, each
-        #: effect to one object
-        self._effects_one: set[Any] = set()
+        #: by object id, the other effects of the cache outside layer 2, each of which may
+        #: apply to that object only, in order
+        self._effects_one: dict[Any, tuple[Any, ...]] = {}
         self._effects_version = -1
         self._effects_reads = 0
-        self._effects_applied = 0
         self._control_effects: list[Any] = []
         self._control_version = -1
         #: per player, at ``_tables_version``: the activated abilities of their permanents,

@@ -9,7 +9,9 @@ what a game with every cache dropped works out."""
 from __future__ import annotations
 
 import dataclasses
+import dis
 import random
+from types import CodeType
 from typing import Any
 
 import pytest
@@ -17,9 +19,20 @@ import pytest
 from reference_engine.constants import PLAYERS
 from reference_engine.game import Game
 from reference_engine.layers import _ANY
-from reference_engine.objects import Chars
+from reference_engine.objects import (
+    ABILITY,
+    CONTROL,
+    CardImpl,
+    Chars,
+    GameObject,
+    StackItem,
+    StaticSpec,
+    attached_to_source,
+)
+from reference_engine.registry import REGISTRY
 from reference_engine.selfplay import random_deck
 from reference_engine.setup import new_game
+from reference_engine.state import GameState
 from tests.enginekit import Table, h, resolve, table
 
 EDITIONS = ("cr2004", "modern")
@@ -92,6 +105,129 @@ def test_mishras_factory_animated_again_on_a_later_turn():
     t.do("activate", "A", card="factory", ability=1, pay_with=["forest"])
     resolve(t)
     assert pt(t, "factory") == (2, 2)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_equipped_creature_sees_an_effect_on_every_creature_begin(edition):
+    # The Bears' characteristics, from the Equipment's effect alone, are kept across versions
+    # until an effect that may apply to any creature is in force.
+    t = table(edition, a={"hand": [h("anthem", "Glorious Anthem")], "mana_pool": {"W": 3}},
+              battlefield=[h("split", "Bonesplitter", controller="A", attached_to="bears"),
+                           h("bears", "Grizzly Bears", controller="A"),
+                           h("forest", "Forest", controller="A")])
+    assert pt(t, "bears") == (4, 2)
+    game_of(t).changed()
+    assert pt(t, "bears") == (4, 2)
+    t.do("cast", "A", card="anthem")
+    resolve(t)
+    assert pt(t, "bears") == (5, 3)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_equipped_creature_is_asked_about_an_earlier_layer_as_that_layer_sees_it(edition):
+    # An effect of layer 6 on creatures with power 2 applies to 2/2 Bears with Bonesplitter:
+    # +2/+0 comes in layer 7. Their characteristics, 4/2, do not say so: worked out again.
+    t = table(edition, battlefield=[h("split", "Bonesplitter", controller="A",
+                                      attached_to="bears"),
+                                    h("bears", "Grizzly Bears", controller="A"),
+                                    h("anthem", "Glorious Anthem", controller="B")])
+    game = game_of(t)
+    anthem = game.objects[t.id("anthem")]
+    anthem.impl = dataclasses.replace(anthem.impl, statics=())
+    game.changed()
+    assert pt(t, "bears") == (4, 2)
+    game.changed()
+    assert pt(t, "bears") == (4, 2)  # from the Equipment's effect alone, kept
+
+    def flying(_game: Any, _src: Any, _obj: Any, chars: Chars) -> None:
+        chars.keywords = chars.keywords | {"flying"}
+
+    anthem.impl = dataclasses.replace(anthem.impl, statics=(
+        StaticSpec(ABILITY, lambda _g, _s, _o, c: c.power == 2, flying),))
+    game.changed()  # as the effect that gave it would have
+    assert game.has(game.objects[t.id("bears")], "flying")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_one_of_two_effects_on_an_equipped_creature_ends(edition):
+    t = table(edition, a={"hand": [h("gg", "Giant Growth")], "mana_pool": {"G": 1}},
+              battlefield=[h("split", "Bonesplitter", controller="A", attached_to="bears"),
+                           h("bears", "Grizzly Bears", controller="A")])
+    t.do("cast", "A", card="gg", targets=["bears"])
+    resolve(t)
+    assert pt(t, "bears") == (7, 5)
+    t.advance("upkeep", turn=4)
+    assert pt(t, "bears") == (4, 2)
+
+
+# ---- what an effect on one object may read ---------------------------------------------------
+
+
+def _loads(code: CodeType) -> list[tuple[str, Any, Any]]:
+    """Each instruction of ``code`` and the nested code: (opcode name, argument, next one's
+    argument)."""
+    found = []
+    for nested in _codes(code):
+        instructions = list(dis.get_instructions(nested))
+        for here, after in zip(instructions, [*instructions[1:], None], strict=True):
+            found.append((here.opname, here.argval, after.argval if after else None))
+    return found
+
+
+def _codes(code: CodeType) -> list[CodeType]:
+    return [code, *(c for const in code.co_consts if isinstance(const, CodeType)
+                    for c in _codes(const))]
+
+
+def modify_reads_beyond_chars(modify: Any) -> list[str]:
+    """What the ``modify(game, source, obj, chars)`` of a static ability on one object reads
+    besides the characteristics and its source's id: its effect is kept while the attachment
+    stays (Layers._same_again), so it may change the characteristics by nothing else."""
+    code = modify.__code__
+    game, source, obj = code.co_varnames[:3]
+    found = []
+    for op, arg, after in _loads(code):
+        if op.startswith("LOAD_FAST") and arg in (game, obj):
+            found.append(arg)
+        elif op.startswith("LOAD_FAST") and arg == source and after != "id":
+            found.append(f"{source}.{after}")
+    for cell in modify.__closure__ or ():
+        if isinstance(cell.cell_contents, GameObject | GameState | StackItem):
+            found.append(repr(cell.cell_contents))
+    return found
+
+
+def resolved_modify_reads_beyond_chars(modify: Any) -> list[str]:
+    """What the ``modify(chars)`` of a resolved effect holds besides values: a game, an
+    object or a stack item it could read (its effect is kept while its target stays)."""
+    return [repr(cell.cell_contents) for cell in modify.__closure__ or ()
+            if isinstance(cell.cell_contents, GameObject | GameState | StackItem)]
+
+
+def all_impls() -> list[tuple[str, CardImpl]]:
+    return [*REGISTRY.general.items(),
+            *((f"{name} ({edition})", impl) for (edition, name), impl in
+              REGISTRY.by_edition.items())]
+
+
+def test_the_statics_on_what_their_source_is_attached_to_change_the_characteristics_only():
+    statics = [(name, spec) for name, impl in all_impls() for spec in impl.statics
+               if spec.applies is attached_to_source and spec.layer != CONTROL]
+    assert len(statics) >= 10
+    for name, spec in statics:
+        assert modify_reads_beyond_chars(spec.modify) == [], name
+
+
+def test_the_check_finds_a_static_that_reads_the_game():
+    def per_forest(game: Any, src: Any, obj: Any, chars: Any) -> None:
+        chars.power += len(game.battlefield)
+
+    def tapped(game: Any, src: Any, obj: Any, chars: Any) -> None:
+        if not src.tapped:
+            chars.power += 1
+
+    assert modify_reads_beyond_chars(per_forest) == ["game"]
+    assert modify_reads_beyond_chars(tapped) == ["src.tapped"]
 
 
 # ---- the state-based actions' lists ---------------------------------------------------------
@@ -232,12 +368,15 @@ def drop_every_cache(game: Game) -> None:
         obj._chars = None
         obj._chars_version = -1
         obj._chars_zone = -1
-        obj._chars_plain = False
+        obj._chars_one = None
+        obj._statics_made = None
         obj._table_entries = None
+    for effect in game.effects:
+        effect._made = None
     game._player_rules.clear()
     # Each cache emptied and marked as made at no version, so that one whose invalidation
     # is broken cannot answer the fresh questions either.
-    game._effects_cache, game._effects_open, game._effects_one = [], [], set()
+    game._effects_cache, game._effects_open, game._effects_one = [], [], {}
     game._rule_sources = []
     game._ability_tables, game._mana_tables = {}, {}
     game._sba_checks, game._sba_legendary, game._sba_worlds, game._sba_counted = [], [], [], []
@@ -252,6 +391,8 @@ def one_object_effects_hold_to_their_object(game: Game) -> None:
     """An effect the layers index by one object (``Continuous.one``: its target, or what its
     source is attached to, by ``attached_to_source``) applies to no other permanent: the
     contract that lets _none_applies ask no other about it."""
+    for resolved in game.effects:
+        assert resolved_modify_reads_beyond_chars(resolved.modify) == [], resolved
     for effect in game.continuous_effects():
         if effect.one is _ANY:
             continue
