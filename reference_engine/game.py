@@ -46,6 +46,7 @@ from reference_engine.constants import (
 )
 from reference_engine.legality import Legality
 from reference_engine.objects import (
+    Chars,
     Decision,
     GameObject,
     Resolution,
@@ -488,7 +489,6 @@ class Game(Legality, Combat):
         version; damage, loyalty and attachments change without one, and
         ``_state_based_actions`` reads them each time."""
         chars = self.chars
-        legend_subtype = self.legend_creature_type
         annihilate = self.counters_annihilate
         checks = []
         legendary = []
@@ -498,16 +498,16 @@ class Game(Legality, Combat):
             if obj.phased_out:
                 continue
             c = chars(obj)
-            more = ("Planeswalker" in c.types or obj.impl.enchant is not None
-                    or "Equipment" in c.subtypes)
-            if more or c.toughness is not None:
-                checks.append((obj, c, more))
-            if legend_subtype or not c.supertypes <= _BASIC_ONLY:
-                if "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes):
-                    legendary.append(obj)
-                if "World" in c.supertypes or "Enchant World" in c.subtypes:
-                    worlds.append(obj)
-            elif "Enchant World" in c.subtypes:
+            # Worked out once per characteristics: a permanent's are the same object while
+            # they are not recomputed, and its kinds depend on them and its card only.
+            kinds = c.sba_kinds
+            if kinds is None:
+                kinds = c.sba_kinds = self._sba_kinds(obj, c)
+            if kinds[0]:
+                checks.append((obj, c, kinds[1]))
+            if kinds[2]:
+                legendary.append(obj)
+            if kinds[3]:
                 worlds.append(obj)
             if annihilate and obj.counters:
                 counted.append(obj)
@@ -516,6 +516,21 @@ class Game(Legality, Combat):
         self._sba_worlds = worlds
         self._sba_counted = counted
         self._sba_version = self.version
+
+    def _sba_kinds(self, obj: GameObject, c: Chars) -> tuple[bool, bool, bool, bool]:
+        """Which lists of _sba_candidates a permanent with characteristics ``c`` is in: the
+        checks (with whether it is a planeswalker, an Aura or Equipment), the legendary, the
+        world permanents."""
+        more = ("Planeswalker" in c.types or obj.impl.enchant is not None
+                or "Equipment" in c.subtypes)
+        legend_subtype = self.legend_creature_type
+        legendary = world = False
+        if legend_subtype or not c.supertypes <= _BASIC_ONLY:
+            legendary = "Legendary" in c.supertypes or (legend_subtype and "Legend" in c.subtypes)
+            world = "World" in c.supertypes or "Enchant World" in c.subtypes
+        elif "Enchant World" in c.subtypes:
+            world = True
+        return (more or c.toughness is not None, more, legendary, world)
 
     def _cease_to_exist(self, obj: GameObject) -> None:
         zone = self.zone_list(obj)

@@ -22,6 +22,7 @@ from reference_engine.objects import (
     GameObject,
     PlayerRules,
     StaticSpec,
+    attached_to_source,
 )
 from reference_engine.state import GameState
 
@@ -34,31 +35,42 @@ BASIC_ABILITIES = {
 }
 
 
-class Continuous:
-    """One continuous effect in force: from a static ability or from a resolved effect."""
+#: Continuous.one of an effect that may apply to any object
+_ANY: Any = object()
 
-    __slots__ = ("applies", "layer", "modify", "source", "timestamp")
+
+class Continuous:
+    """One continuous effect in force: from a static ability or from a resolved effect.
+    ``one``: the id of the one object it may apply to (``applies`` holds of no other), or
+    ``_ANY``."""
+
+    __slots__ = ("applies", "layer", "modify", "one", "source", "timestamp")
 
     def __init__(self, layer: float, timestamp: int, source: GameObject | None,
-                 applies: Any, modify: Any) -> None:
+                 applies: Any, modify: Any, one: Any = _ANY) -> None:
         self.layer = layer
         self.timestamp = timestamp
         self.source = source
         self.applies = applies
         self.modify = modify
+        self.one = one
 
 
 class Layers(GameState):
     """Characteristics, control and player rules for :class:`~reference_engine.game.Game`."""
 
     def chars(self, obj: GameObject) -> Chars:
-        if obj._chars_version == self.version and obj._chars is not None:
-            return obj._chars
-        if obj._chars_zone == obj.zone and obj._chars is not None:
-            # Computed from the object alone (see below) and still in that zone: nothing
-            # a new state version brings can have changed it.
-            obj._chars_version = self.version
-            return obj._chars
+        cached = obj._chars
+        if cached is not None:
+            if obj._chars_version == self.version:
+                return cached
+            # Computed from the object alone (see below) and still in that zone, or computed
+            # on the battlefield from the card and effects on it alone that would make the
+            # same again: nothing a new state version brings has changed it.
+            if obj._chars_zone == obj.zone or (obj._chars_one is not None and self._same_again(
+                    obj, cached)):
+                obj._chars_version = self.version
+                return cached
         computing = self._computing
         if obj.id in computing:
             # A dependency loop (two Nightmares counting each other): the object's printed
@@ -66,23 +78,16 @@ class Layers(GameState):
             return self._printed_chars(obj)
         computing.add(obj.id)
         reads = self._effects_reads
-        applied = self._effects_applied
         try:
-            cached = obj._chars
-            if (obj._chars_plain and cached is not None and not obj.counters
-                    and not obj.face_down and obj.zone == BATTLEFIELD
-                    and self._none_applies(obj, cached)):
-                # Still computed from the card alone: the same characteristics again.
-                obj._chars_version = self.version
-                return obj._chars  # type: ignore[return-value]
             chars = self._compute_chars(obj)
         finally:
             computing.discard(obj.id)
         obj._chars = chars
         obj._chars_version = self.version
         zone = obj.zone
-        obj._chars_plain = (zone == BATTLEFIELD and self._effects_applied == applied
-                            and not obj.counters and not obj.face_down and obj.impl.cda is None)
+        obj._chars_one = chars.applied if (
+            zone == BATTLEFIELD and not obj.counters and not obj.face_down
+            and obj.impl.cda is None and _on_one_object(chars.applied)) else None
         # A card in a hand, library, graveyard or exile that consulted no continuous effect
         # and has no characteristic-defining ability has characteristics that depend on the
         # card alone (its card, face and zone, none of which changes in place there): they
@@ -92,22 +97,49 @@ class Layers(GameState):
                                    and obj.impl.cda is None) else -1
         return chars
 
-    def _none_applies(self, obj: GameObject, chars: Chars) -> bool:
-        """Whether no continuous effect applies to a permanent whose characteristics, ``chars``,
-        were computed with none applying. Each effect's ``applies`` reads the characteristics
-        the earlier layers left, and those are the card's own when none applied, which differ
-        from ``chars`` only in what no ``applies`` reads (the abilities, power and toughness
-        of a noncreature): asked of each effect in order, as a recomputation would."""
-        # Counted as a read, and brings the list below up to date (continuous_effects()
+    def _same_again(self, obj: GameObject, chars: Chars) -> bool:
+        """Whether a permanent's characteristics, ``chars``, computed from its card and the
+        effects on it alone in ``obj._chars_one`` (none: from the card alone), would be
+        computed the same now.
+
+        They are if it is as it was (no counters, face up, on the battlefield), the effects
+        on it alone are the same (the same objects, made anew whenever what they are changes:
+        _static_effects, _resolved_effect) and no other effect applies. Each of those holds
+        of its one object exactly (it is a comparison of ids) and changes the
+        characteristics by them alone (tests/test_engine_version_caches.py holds their
+        ``modify`` to that). Whether another effect applies is asked only of characteristics
+        computed from the card alone: each effect's ``applies`` reads the characteristics
+        the earlier layers left, the card's own, which differ from ``chars`` only in what no
+        ``applies`` reads (the abilities, power and toughness of a noncreature); asked of
+        each effect in order, as a recomputation would."""
+        if obj.counters or obj.face_down or obj.zone != BATTLEFIELD:
+            return False
+        # Counted as a read, and brings the lists below up to date (continuous_effects()
         # inlined when it is: asked for every permanent after each new state version).
         if self._effects_version == self.version:
             self._effects_reads += 1
         else:
             self.continuous_effects()
-        # A plain loop, not all(): no generator on a path taken for every permanent.
-        for applies, source in self._effects_open:  # noqa: SIM110
-            if applies(self, source, obj, chars):
-                return False
+        oid = obj.id
+        one = obj._chars_one
+        if self._effects_one.get(oid, ()) != one:
+            return False  # an effect on it alone began, ended or is made anew
+        effects = self._effects_open
+        if not effects:
+            return True
+        if one:
+            return False  # the others would see it as those effects left it: worked out again
+        computing = self._computing
+        if oid in computing:
+            return False  # a dependency loop: chars() answers with the printed characteristics
+        computing.add(oid)
+        try:
+            # A plain loop, not any(): no generator on a path taken for every permanent.
+            for applies, source in effects:
+                if applies(self, source, obj, chars):
+                    return False
+        finally:
+            computing.discard(oid)
         return True
 
     def _printed_chars(self, obj: GameObject) -> Chars:
@@ -143,11 +175,14 @@ class Layers(GameState):
             # A face-down card outside the battlefield has no characteristics (406.3a).
             chars = Chars("", None, 0, (), frozenset(), frozenset(), (), None, None,
                           frozenset())
+        applied: list[Continuous] = []
         if obj.zone == BATTLEFIELD:
             for effect in self.continuous_effects():
                 if effect.layer != CONTROL and effect.applies(self, effect.source, obj, chars):
                     effect.modify(self, effect.source, obj, chars)
-                    self._effects_applied += 1  # chars() tells what an effect changed by this
+                    applied.append(effect)  # chars() tells what it depends on by these
+            if applied:
+                chars.applied = tuple(applied)
             if obj.counters and chars.power is not None:
                 delta = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
                 chars.power += delta
@@ -197,28 +232,38 @@ class Layers(GameState):
             return self._effects_cache
         found: list[Continuous] = []
         for source in self.battlefield:
-            if source.phased_out:
+            # Read from the card, not from computed characteristics: that would be a cycle.
+            # (No card of the pool removes the abilities of a permanent that has a static
+            # ability.) A face-down permanent has none.
+            statics = source.impl.statics
+            if not statics or source.phased_out or source.face_down:
                 continue
-            for spec in self._statics_of(source):
-                found.append(Continuous(spec.layer, source.timestamp, source, spec.applies,
-                                        spec.modify))
+            found += _static_effects(source, statics)
         for source in self.zones_extra.get("command", ()):
-            for spec in source.impl.statics:
-                found.append(Continuous(spec.layer, source.timestamp, source, spec.applies,
-                                        spec.modify))
+            found += _static_effects(source, source.impl.statics)
         for effect in self.effects:
-            found.append(Continuous(effect.layer, effect.timestamp, None, _adapt(effect),
-                                    _adapt_modify(effect)))
+            found.append(_resolved_effect(effect))
         found.sort(key=lambda e: (e.layer, e.timestamp))
         self._effects_cache = found
-        self._effects_open = [(e.applies, e.source) for e in found if e.layer != CONTROL]
+        # For _same_again, outside layer 2: the effects that may apply to any object, and by
+        # object the others, each of which applies to one (its target, or what its source is
+        # attached to), in order. Both are read as they are now, and neither changes without
+        # a new state version: a target follows its spell onto the battlefield in a zone
+        # change, and every attaching and unattaching (Board.attach, an Aura entering
+        # attached, the state-based unattaching, Leonin Bola's cost) calls changed().
+        general: list[tuple[Any, Any]] = []
+        one: dict[Any, tuple[Continuous, ...]] = {}
+        for e in found:
+            if e.layer == CONTROL:
+                continue
+            if e.one is _ANY:
+                general.append((e.applies, e.source))
+            else:
+                one[e.one] = (*one.get(e.one, ()), e)
+        self._effects_open = general
+        self._effects_one = one
         self._effects_version = self.version
         return found
-
-    def _statics_of(self, source: GameObject) -> tuple[StaticSpec, ...]:
-        # Read from the card, not from computed characteristics: that would be a cycle. (No
-        # card of the pool removes the abilities of a permanent that has a static ability.)
-        return () if source.face_down else source.impl.statics
 
     # -- control (layer 2) --------------------------------------------------------------------
 
@@ -256,23 +301,28 @@ class Layers(GameState):
 
     def player_rules(self, name: str) -> dict[str, Any]:
         """Rules for one player as card text changes them (103.1): land plays, hand size."""
-        key = (self.version, self.turn)  # "this turn" rules change with the turn
         cached = self._player_rules.get(name)
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        # Per version and turn: "this turn" rules change with the turn.
+        if cached is not None and cached[0] == self.version and cached[1] == self.turn:
+            return cached[2]
         player = self.players[name]
         rules: dict[str, Any] = {
             "land_plays": player.land_plays, "max_hand_size": player.max_hand_size,
             "top_card_revealed": False, "play_top_card": False,
             "cant_play_lands": player.cant_play_lands_turn == self.turn}
-        for source, spec in self._player_rule_sources():
+        if self._rule_sources_version != self.version:
+            # The same for both players and every turn of the version: which permanents
+            # are there, phased in, with their rules text, changes only with a new one.
+            self._rule_sources = self._player_rule_sources()
+            self._rule_sources_version = self.version
+        for source, spec in self._rule_sources:
             if spec.applies(self.card_api, source, name):
                 rules["land_plays"] += spec.extra_land_plays
                 if spec.no_max_hand_size:
                     rules["max_hand_size"] = None
                 rules["top_card_revealed"] |= spec.top_card_revealed
                 rules["play_top_card"] |= spec.play_top_card
-        self._player_rules[name] = (key, rules)
+        self._player_rules[name] = (self.version, self.turn, rules)
         return rules
 
     def _player_rule_sources(self) -> list[tuple[GameObject, PlayerRules]]:
@@ -337,14 +387,52 @@ def _binds(abilities: tuple[AbilitySpec, ...]) -> bool:
     return known[1]
 
 
-def _adapt(effect: ContinuousEffect) -> Any:
-    test = effect.applies
-    if getattr(test, "__func__", None) is ContinuousEffect._on_target:
-        # An effect on one object, named by its target (which follows a spell onto the
-        # battlefield): compared here, one call instead of two for every permanent.
-        return lambda _game, _source, obj, _chars: obj.id == effect.target
-    return lambda _game, _source, obj, _chars: test(obj)
+def _on_one_object(effects: tuple[Continuous, ...]) -> bool:
+    """Whether each of ``effects`` applies to one object only (see Continuous.one)."""
+    for effect in effects:  # noqa: SIM110 - no generator: asked on every computation
+        if effect.one is _ANY:
+            return False
+    return True
 
-def _adapt_modify(effect: ContinuousEffect) -> Any:
+
+def _static_effects(source: GameObject, statics: tuple[StaticSpec, ...]
+                    ) -> tuple[Continuous, ...]:
+    """The effects of a permanent's (or an emblem's) static abilities: made anew only when
+    they, its timestamp or what it is attached to change, all they hold of it
+    (Layers._same_again compares them by identity)."""
+    made: tuple[Any, int, Any, tuple[Continuous, ...]] | None = source._statics_made
+    if (made is None or made[0] is not statics or made[1] != source.timestamp
+            or made[2] != source.attached_to):
+        made = source._statics_made = (statics, source.timestamp, source.attached_to,
+                                       tuple(_static_effect(spec, source) for spec in statics))
+    return made[3]
+
+
+def _static_effect(spec: StaticSpec, source: GameObject) -> Continuous:
+    # "Enchanted ..." and "equipped ...": the one object its source is attached to now.
+    one = source.attached_to if spec.applies is attached_to_source else _ANY
+    return Continuous(spec.layer, source.timestamp, source, spec.applies, spec.modify, one)
+
+
+def _resolved_effect(effect: ContinuousEffect) -> Continuous:
+    """A resolved effect in force: made anew only when its target changes (following a spell
+    onto the battlefield), the one thing of it that may (Layers._same_again compares them by
+    identity)."""
+    made: tuple[int | None, Continuous] | None = effect._made
+    if made is None or made[0] != effect.target:
+        made = effect._made = (effect.target, _adapted(effect))
+    return made[1]
+
+
+def _adapted(effect: ContinuousEffect) -> Continuous:
+    test = effect.applies
     modify = effect.modify
-    return lambda _game, _source, _obj, chars: modify(chars)
+    if getattr(test, "__func__", None) is ContinuousEffect._on_target:
+        # An effect on one object, named by its target: compared here, one call instead of
+        # two, and indexed by it.
+        return Continuous(effect.layer, effect.timestamp, None,
+                          lambda _game, _source, obj, _chars: obj.id == effect.target,
+                          lambda _game, _source, _obj, chars: modify(chars), effect.target)
+    return Continuous(effect.layer, effect.timestamp, None,
+                      lambda _game, _source, obj, _chars: test(obj),
+                      lambda _game, _source, _obj, chars: modify(chars))

@@ -612,13 +612,16 @@ class Legality(Board):
             own = self.abilities(obj)
             if not own:
                 continue
-            entries, makes = _sorted_abilities(own)
+            # The object's entries of the last table are still right while it has the same
+            # abilities (the tuple: characteristics not recomputed keep theirs): only they and
+            # the object go into them, not who controls it.
+            entries = obj._table_entries
+            if entries is None or entries[0] is not own:
+                entries = obj._table_entries = _object_entries(obj, own)
             controller = obj.controller
-            mine = abilities[controller]
-            for index, spec, free in entries:
-                mine.append((obj, index, spec, free))
-            if makes:
-                sources[controller].append((obj, makes))
+            abilities[controller] += entries[1]
+            if entries[2] is not None:
+                sources[controller].append(entries[2])
         self._ability_tables = abilities
         self._mana_tables = sources
         self._tables_version = version
@@ -814,6 +817,10 @@ class Legality(Board):
 _Made = tuple[tuple[int, str | None, mana.Production], ...]
 #: a permanent's mana abilities costing only {T}, each with what it can add
 _Makes = tuple[tuple[AbilitySpec, _Made], ...]
+#: an object's entries in the tables, for its tuple of abilities: its activated abilities,
+#: and its mana abilities costing only {T} (None: it has none)
+_Entries = tuple[tuple[AbilitySpec, ...], list[tuple[GameObject, int, AbilitySpec, bool]],
+                 tuple[GameObject, _Makes] | None]
 _SORTED: dict[int, tuple[tuple[AbilitySpec, ...], tuple[tuple[int, AbilitySpec, bool], ...],
                          _Makes]] = {}
 
@@ -845,6 +852,14 @@ def _sorted_abilities(abilities: tuple[AbilitySpec, ...]
     found = (tuple(entries), tuple(makes))
     _SORTED[id(abilities)] = (abilities, *found)
     return found
+
+
+def _object_entries(obj: GameObject, abilities: tuple[AbilitySpec, ...]) -> _Entries:
+    """``obj``'s entries in the ability and mana tables while it has ``abilities`` (see
+    Legality._build_tables)."""
+    entries, makes = _sorted_abilities(abilities)
+    return (abilities, [(obj, index, spec, free) for index, spec, free in entries],
+            (obj, makes) if makes else None)
 
 
 def _most(options: list[tuple[int, str | None, mana.Production]]) -> mana.Production:

@@ -58,9 +58,9 @@ class Chars:
     """Characteristics of an object after continuous effects (2004 rule 201.2), plus what
     effects say about its abilities and restrictions."""
 
-    __slots__ = ("abilities", "colors", "cost", "flags", "granted", "keywords",
-                 "lost_abilities", "mana_value", "name", "power", "speed", "statics",
-                 "subtypes", "supertypes", "toughness", "triggers", "types")
+    __slots__ = ("abilities", "applied", "colors", "cost", "flags", "granted", "keywords",
+                 "lost_abilities", "mana_value", "name", "power", "sba_kinds", "speed",
+                 "statics", "subtypes", "supertypes", "toughness", "triggers", "types")
 
     def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
                  supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
@@ -84,13 +84,19 @@ class Chars:
         #: when a card with these characteristics may be cast, once worked out
         #: (legality.cast_speed): characteristics are not changed once computed
         self.speed: str | None = None
+        #: the continuous effects that applied, on the battlefield (Layers._compute_chars)
+        self.applied: tuple[Any, ...] = ()
+        #: which state-based actions may apply to a permanent with these characteristics,
+        #: worked out once for them (Game._sba_kinds)
+        self.sba_kinds: tuple[bool, bool, bool, bool] | None = None
 
 
 class GameObject:
     """A card or token in a zone. A zone change makes a new object with a new id."""
 
     __slots__ = (
-        "_chars", "_chars_plain", "_chars_version", "_chars_zone", "attached_to", "attacking",
+        "_chars", "_chars_one", "_chars_version", "_chars_zone", "_statics_made",
+        "_table_entries", "attached_to", "attacking",
         "base_controller", "blocked", "blocking", "card", "cast_info", "chosen",
         "controlled_since", "controller", "counters", "damage", "exiled_with", "face_down", "id",
         "impl", "loyalty_used", "owner", "phased_out", "phased_with", "regen_shields",
@@ -132,9 +138,15 @@ class GameObject:
         self._chars_version = -1
         #: the zone its characteristics were computed in if they depend on nothing else
         self._chars_zone = -1
-        #: its characteristics were computed on the battlefield from the card alone: no
-        #: continuous effect applied, no counters, no characteristic-defining ability
-        self._chars_plain = False
+        #: its characteristics were computed on the battlefield from the card and these
+        #: continuous effects, each on it alone (Layers.chars: no counters, no
+        #: characteristic-defining ability); None: from more than that
+        self._chars_one: tuple[Any, ...] | None = None
+        #: its static abilities' continuous effects, with the abilities, timestamp and
+        #: attachment they were made for (layers._static_effects)
+        self._statics_made: Any = None
+        #: its entries in its controller's ability and mana tables (Legality._build_tables)
+        self._table_entries: Any = None
 
     def __repr__(self) -> str:
         return f"<{self.card.name} #{self.id}>"
@@ -171,7 +183,8 @@ class ContinuousEffect:
     characteristics; ``layer`` orders it among other effects, then ``timestamp``.
     """
 
-    __slots__ = ("applies", "duration", "layer", "modify", "source", "target", "timestamp")
+    __slots__ = ("_made", "applies", "duration", "layer", "modify", "source", "target",
+                 "timestamp")
 
     def __init__(self, layer: float, timestamp: int, applies: Callable[[GameObject], bool] | None,
                  modify: Callable[[Chars], None], duration: str, source: int | None = None,
@@ -185,6 +198,9 @@ class ContinuousEffect:
         self.duration = duration  # "turn", "combat", or "object" (while it stays that object)
         self.source = source
         self.target = target
+        #: the effect as the layers apply it, with the target it was made for
+        #: (layers._resolved_effect)
+        self._made: Any = None
 
     def _on_target(self, obj: GameObject) -> bool:
         return obj.id == self.target
@@ -318,6 +334,16 @@ class StaticSpec:
     applies: Callable[[CardAPI, GameObject, GameObject, Chars], bool]
     modify: Callable[[CardAPI, GameObject, GameObject, Chars], Any]
     text: str = ""
+
+
+def attached_to_source(game: CardAPI, source: GameObject, obj: GameObject,
+                       chars: Chars | None) -> bool:
+    """A static ability's ``applies`` for "enchanted ..." and "equipped ...": the object its
+    source is attached to, and no other. The layers know this function by identity and ask
+    it of no other object (Layers.continuous_effects indexes the effect by
+    ``source.attached_to``, and keep what it makes while the attachment stays): it must
+    stay exactly this test (tests/test_engine_version_caches.py holds it to that)."""
+    return source.attached_to == obj.id
 
 
 @dataclass(frozen=True, slots=True)

@@ -235,9 +235,11 @@ class GameState(ABC):
         self._effects_cache: list[Any] = []
         #: what each effect of the cache outside layer 2 applies by, with its source
         self._effects_open: list[tuple[Any, Any]] = []
+        #: by object id, the other effects of the cache outside layer 2, each of which may
+        #: apply to that object only, in order
+        self._effects_one: dict[Any, tuple[Any, ...]] = {}
         self._effects_version = -1
         self._effects_reads = 0
-        self._effects_applied = 0
         self._control_effects: list[Any] = []
         self._control_version = -1
         #: per player, at ``_tables_version``: the activated abilities of their permanents,
@@ -256,7 +258,11 @@ class GameState(ABC):
         #: may trigger on it, with their sources, in the order they trigger (Triggers.fire)
         self._trigger_index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}
         self._trigger_version = -1
-        self._player_rules: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
+        #: per player: the version and turn of their rules, and the rules
+        self._player_rules: dict[str, tuple[int, int, dict[str, Any]]] = {}
+        #: at ``_rule_sources_version``: the player rules of the permanents, with their sources
+        self._rule_sources: list[tuple[GameObject, Any]] = []
+        self._rule_sources_version = -1
         self._control_changed = False
         self.attackers_declared = False  # in this turn's declare attackers step
         self._optional_choice = False  # a decision with several options answered lately

@@ -107,11 +107,6 @@ def discard(amount: int) -> Resolution:
     return effect
 
 
-def attached(game: CardAPI, source_obj: GameObject, obj: GameObject) -> bool:
-    """Whether ``source_obj`` (an Aura or Equipment) is attached to ``obj``."""
-    return source_obj.attached_to == obj.id
-
-
 LAND_TYPES = frozenset(("Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Lair",
                         "Locus", "Mine", "Power-Plant", "Tower", "Urza's", "Gate"))
 

@@ -15,7 +15,6 @@ from reference_engine.cards.common import (
     CREATURE_YOU_CONTROL,
     PLAYER,
     add_types,
-    attached,
     damage,
     modify_pt,
     pump,
@@ -39,6 +38,7 @@ from reference_engine.objects import (
     StaticSpec,
     TargetSpec,
     TriggerSpec,
+    attached_to_source,
 )
 
 if TYPE_CHECKING:
@@ -46,10 +46,6 @@ if TYPE_CHECKING:
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
-
-
-def _enchanted(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars | None) -> bool:
-    return aura.attached_to == obj.id
 
 
 def _yours_and_creature(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> bool:
@@ -88,13 +84,13 @@ CARDS.add(CardImpl("Glorious Anthem", statics=(
     StaticSpec(PT_MODIFY, _yours_and_creature, _pt(1, 1), "Creatures you control get +1/+1."),
 )))
 CARDS.add(CardImpl("Holy Strength", enchant=ENCHANT_CREATURE, statics=(
-    StaticSpec(PT_MODIFY, _enchanted, _pt(1, 2), "Enchanted creature gets +1/+2."),
+    StaticSpec(PT_MODIFY, attached_to_source, _pt(1, 2), "Enchanted creature gets +1/+2."),
 )))
 CARDS.add(CardImpl("Weakness", enchant=ENCHANT_CREATURE, statics=(
-    StaticSpec(PT_MODIFY, _enchanted, _pt(-2, -1), "Enchanted creature gets -2/-1."),
+    StaticSpec(PT_MODIFY, attached_to_source, _pt(-2, -1), "Enchanted creature gets -2/-1."),
 )))
 CARDS.add(CardImpl("Pacifism", enchant=ENCHANT_CREATURE, statics=(
-    StaticSpec(ABILITY, _enchanted, _flags("cant_attack", "cant_block"),
+    StaticSpec(ABILITY, attached_to_source, _flags("cant_attack", "cant_block"),
                "Enchanted creature can't attack or block."),
 )))
 
@@ -106,8 +102,9 @@ def _rancor_returns(game: CardAPI, item: StackItem) -> None:
 
 
 CARDS.add(CardImpl("Rancor", enchant=ENCHANT_CREATURE, statics=(
-    StaticSpec(PT_MODIFY, _enchanted, _pt(2, 0), "Enchanted creature gets +2/+0."),
-    StaticSpec(ABILITY, _enchanted, _keywords("trample"), "Enchanted creature has trample."),
+    StaticSpec(PT_MODIFY, attached_to_source, _pt(2, 0), "Enchanted creature gets +2/+0."),
+    StaticSpec(ABILITY, attached_to_source, _keywords("trample"),
+               "Enchanted creature has trample."),
 ), triggers=(
     TriggerSpec("dies", _rancor_returns,
                 "When Rancor is put into a graveyard from the battlefield, return Rancor to its "
@@ -120,13 +117,13 @@ def _control_magic(game: CardAPI, aura: GameObject, obj: GameObject, chars: Any)
 
 
 CARDS.add(CardImpl("Control Magic", enchant=ENCHANT_CREATURE, statics=(
-    StaticSpec(CONTROL, _enchanted, _control_magic, "You control enchanted creature."),
+    StaticSpec(CONTROL, attached_to_source, _control_magic, "You control enchanted creature."),
 )))
 
 _STUDY_PING = AbilitySpec("{T}: This creature deals 1 damage to any target.", tap=True,
                           targets=(ANY_TARGET,), effect=damage(1))
 CARDS.add(CardImpl("Hermetic Study", enchant=ENCHANT_CREATURE, statics=(
-    StaticSpec(ABILITY, _enchanted, _grant_ability(_STUDY_PING),
+    StaticSpec(ABILITY, attached_to_source, _grant_ability(_STUDY_PING),
                'Enchanted creature has "{T}: This creature deals 1 damage to any target."'),
 )))
 
@@ -170,11 +167,11 @@ _BOLA_TAP = AbilitySpec("{T}, Unattach Leonin Bola: Tap target creature.", tap=T
                         unattach=True, targets=(CREATURE,), effect=_tap_target)
 
 CARDS.add(CardImpl("Bonesplitter", abilities=(_equip_ability("{1}"),), statics=(
-    StaticSpec(PT_MODIFY, lambda g, s, o, c: attached(g, s, o), _pt(2, 0),
+    StaticSpec(PT_MODIFY, attached_to_source, _pt(2, 0),
                "Equipped creature gets +2/+0."),
 )))
 CARDS.add(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
-    StaticSpec(ABILITY, lambda g, s, o, c: attached(g, s, o), _grant_ability(_BOLA_TAP),
+    StaticSpec(ABILITY, attached_to_source, _grant_ability(_BOLA_TAP),
                'Equipped creature has "{T}, Unattach Leonin Bola: Tap target creature."'),
 )))
 
@@ -261,7 +258,7 @@ def _evil_presence(game: CardAPI, aura: GameObject, obj: GameObject, chars: Char
 
 
 CARDS.add(CardImpl("Evil Presence", enchant=ENCHANT_LAND, statics=(
-    StaticSpec(TYPE, _enchanted, _evil_presence, "Enchanted land is a Swamp."),
+    StaticSpec(TYPE, attached_to_source, _evil_presence, "Enchanted land is a Swamp."),
 )))
 
 

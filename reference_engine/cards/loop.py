@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 from reference_engine.cardimpl import Cards
 from reference_engine.cards.common import on_battlefield
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD
-from reference_engine.objects import PT_MODIFY, CardImpl, StaticSpec, TargetSpec, TriggerSpec
+from reference_engine.objects import (
+    PT_MODIFY,
+    CardImpl,
+    StaticSpec,
+    TargetSpec,
+    TriggerSpec,
+    attached_to_source,
+)
 
 if TYPE_CHECKING:
     from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
@@ -51,11 +58,6 @@ def _sacrifice_animated(game: CardAPI, item: StackItem) -> None:
         game.sacrifice(creature)  # "that creature's controller sacrifices it"
 
 
-def _enchanted_on_battlefield(game: CardAPI, aura: GameObject, obj: GameObject,
-                              chars: Chars) -> bool:
-    return aura.attached_to == obj.id
-
-
 def _minus_one_power(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars) -> None:
     if chars.power is not None:
         chars.power -= 1
@@ -68,7 +70,7 @@ CARDS.add(CardImpl("Animate Dead", enchant=ENCHANT_CREATURE_CARD_IN_GRAVEYARD, t
     TriggerSpec("leaves", _sacrifice_animated, "When Animate Dead leaves the battlefield, that "
                 "creature's controller sacrifices it."),
 ), statics=(
-    StaticSpec(PT_MODIFY, _enchanted_on_battlefield, _minus_one_power,
+    StaticSpec(PT_MODIFY, attached_to_source, _minus_one_power,
                "Enchanted creature gets -1/-0."),
 )))
 
@@ -100,7 +102,7 @@ CARDS.add(CardImpl("Animate Dead", triggers=(
     TriggerSpec("leaves", _destroy_animated, "When Animate Dead leaves play, destroy that "
                 "creature. It can't be regenerated."),
 ), statics=(
-    StaticSpec(PT_MODIFY, _enchanted_on_battlefield, _minus_one_power,
+    StaticSpec(PT_MODIFY, attached_to_source, _minus_one_power,
                "That creature gets -1/-0."),
 )), edition="cr2004")
 
