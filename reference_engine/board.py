@@ -309,6 +309,9 @@ class Board(Triggers):
             self.add_counters(obj, "-1/-1", amount)
         else:
             obj.damage += amount
+            # Damage makes no new state version: the state-based actions look at every
+            # permanent again (Game._sba_found).
+            self._sba_quiet = -1
 
     def _has_infect(self, source: GameObject) -> bool:
         chars = source._chars if source.id not in self.objects else self.chars(source)

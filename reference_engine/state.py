@@ -248,6 +248,12 @@ class GameState(ABC):
         self._sba_worlds: list[GameObject] = []
         self._sba_counted: list[GameObject] = []
         self._sba_version = -1
+        #: the state version at which every permanent's state-based actions were checked and
+        #: none applied, with no damage dealt since (Board.deal_damage clears it); then only
+        #: ``_sba_live``, the Auras whose legality may change without a new version, are
+        #: checked again (Game._sba_found)
+        self._sba_quiet = -1
+        self._sba_live: list[tuple[GameObject, Chars, bool]] = []
         #: at ``_trigger_version``, by event kind: the triggered abilities of permanents that
         #: may trigger on it, with their sources, in the order they trigger (Triggers.fire)
         self._trigger_index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}
