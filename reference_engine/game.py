@@ -230,7 +230,8 @@ class Game(Legality, Combat):
             yield from self._turn_based_actions(step)
         if step == UNTAP:
             return
-        self.fire("step", None, step=step)
+        if not self.unheard("step"):
+            self.fire("step", None, step=step)
         yield from self._priority_round()
 
     def _turn_based_actions(self, step: int) -> Generator[Decision, Action, None]:
@@ -282,8 +283,14 @@ class Game(Legality, Combat):
         seen: dict[tuple[Any, ...], list[tuple[int, ...]]] = {}
         settled = -1  # the state version at which a pass left the game settled
         while True:
-            if settled != self.version and self._unsettled():
-                yield from self._settle()
+            if settled != self.version:
+                # Asked first without a generator: almost every time nothing is to be done.
+                # (``_settle`` brings control up to date again: applying the control effects
+                # twice over changes nothing the first did not; finding the state-based
+                # actions changes nothing.)
+                self.refresh_control()
+                if self._entry_choices or self.triggered or self._sba_found() is not None:
+                    yield from self._settle()
             at = self.version
             if resolutions >= LOOP_WATCH and self.stack and passes == 0:
                 # Once per resolution: as the active player receives priority after it.
@@ -370,14 +377,6 @@ class Game(Legality, Combat):
         exile = tuple(sorted(o.card.name for o in self.exile))
         return (self.turn, self.step, players, battlefield, stack, exile), totals
 
-    def _unsettled(self) -> bool:
-        """Whether ``_settle`` has anything to do, asked first without a generator: almost
-        every time nothing is. It brings control up to date, as ``_settle`` does (again:
-        applying the control effects twice over changes nothing the first did not), and
-        finding the state-based actions changes nothing."""
-        self.refresh_control()
-        return bool(self._entry_choices or self.triggered) or self._sba_found() is not None
-
     def _settle(self) -> Generator[Decision, Action, None]:
         """Before a player receives priority: choices made as permanents entered, then
         state-based actions until none apply, then triggered abilities onto the stack."""
@@ -429,10 +428,12 @@ class Game(Legality, Combat):
         no generator, as nothing applies almost every time it is asked. It changes nothing
         but what it remembers (see ``_sba_quiet``), so asking twice is asking once."""
         losers = []
-        for name, p in self.players.items():  # a loop, not a comprehension: asked constantly
+        for name, p in self._player_items:  # a loop, not a comprehension: asked constantly
             if p.life <= 0 or p.drew_from_empty or p.poison >= 10:
                 losers.append(name)
         version = self.version
+        if self._sba_idle == version and not (losers or self._tokens_outside):
+            return None  # quiet, with no Aura to check again and no legend or world rule
         if self._sba_version != version:
             self._sba_candidates()
         # The permanents' state-based actions read their characteristics, counters,
@@ -475,6 +476,10 @@ class Game(Legality, Combat):
                                   if self._aura_legality_reads_live(check[0])]
         legendary = self._sba_legendary
         worlds = self._sba_worlds
+        if (self._sba_quiet == version and not self._sba_live and len(legendary) < 2
+                and len(worlds) < 2):
+            # Nothing but the players and the tokens can change the answer in this version.
+            self._sba_idle = version
         if not (losers or to_graveyard or destroyed or unattach or counters
                 or len(legendary) > 1 or len(worlds) > 1 or self._tokens_outside):
             return None
@@ -708,7 +713,7 @@ class Game(Legality, Combat):
                 self.add_mana(action.player, (color,))
             else:
                 self.add_mana(action.player, spec.produces or ())
-            if spec.tap:
+            if spec.tap and not self.unheard("tapped_for_mana"):
                 self.fire("tapped_for_mana", obj)
             return
         item = StackItem(self._next_id, "ability", action.player, source=source, ability=spec,

@@ -1,5 +1,6 @@
-"""What the engine skips on the way from one priority to the next (game._unsettled,
-_sba_found): the edges where something must still happen though no new state version came.
+"""What the engine skips on the way from one priority to the next (Game._sba_found's quiet
+and idle versions, Triggers.unheard, the settling asked without a generator): the edges where
+something must still happen though no new state version came.
 Each test plays the edge through the engine; docs/reference-engine.md (Speed) says why each
 skip is sound."""
 
@@ -128,4 +129,48 @@ def test_a_trigger_of_a_mana_ability_goes_on_the_stack_before_priority(edition):
     t.do("choose", "A", choice="R")
     assert [s["card"] for s in t.obs()["stack"]] == ["City of Brass"]
     assert t.obs()["turn"]["priority"] == "A"
+    assert game.version == version
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_delayed_trigger_fires_at_its_step_though_no_permanent_hears_steps(edition):
+    # Sneak Attack's "sacrifice it at the beginning of the next end step" is the one thing
+    # hearing the end step: no permanent's ability is indexed under steps.
+    t = table(edition, a={"hand": [h("bears", "Grizzly Bears")], "mana_pool": {"R": 1}},
+              battlefield=[h("sneak", "Sneak Attack", controller="A")])
+    game = game_of(t)
+    t.do("activate", "A", card="sneak", ability=0)
+    resolve(t)
+    t.do("choose", "A", choice="bears")
+    assert "Grizzly Bears" in t.cards(t.obs()["battlefield"])
+    assert "step" not in game._trigger_sources()
+    t.advance("end")
+    assert [(s["kind"], s["card"]) for s in t.obs()["stack"]] == [("trigger", "Grizzly Bears")]
+    resolve(t)
+    assert t.cards(t.player("A")["graveyard"]) == ["Grizzly Bears"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_event_after_a_new_version_is_fired_to_index_the_abilities_again(edition):
+    # The index of the version before says nothing of this one: unheard() does not answer
+    # from it, and fire() indexes the abilities again.
+    t = table(edition, battlefield=[h("elves", "Llanowar Elves", controller="A")])
+    game = game_of(t)
+    assert game.unheard("tapped")
+    game.changed()
+    assert not game.unheard("tapped")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_player_at_zero_life_in_a_quiet_version_loses(edition):
+    # City of Brass deals its damage to a player, which makes no new version: the players
+    # are looked at though nothing else is.
+    t = table(edition, a={"life": 1}, battlefield=[h("city", "City of Brass", controller="A")])
+    game = game_of(t)
+    t.do("activate", "A", card="city", ability=0)
+    t.do("choose", "A", choice="R")
+    version = game.version
+    assert game._sba_idle == version  # nothing but the players to look at
+    resolve(t)
+    assert t.obs()["result"]["losers"] == ["A"]
     assert game.version == version
