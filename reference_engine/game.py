@@ -211,6 +211,11 @@ class Game(Legality, Combat):
             self._end_combat()
 
     def _empty_pools(self, *, burn: bool) -> None:
+        for _, player in self._player_items:
+            if any(player.pool):
+                break
+        else:
+            return  # no mana in any pool, as at the end of most steps
         for name in self.apnap_order():
             player = self.players[name]
             unused = sum(player.pool)

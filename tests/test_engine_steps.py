@@ -174,3 +174,16 @@ def test_a_player_at_zero_life_in_a_quiet_version_loses(edition):
     resolve(t)
     assert t.obs()["result"]["losers"] == ["A"]
     assert game.version == version
+
+
+# ---- the end of a step ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_only_the_other_players_mana_empties_as_the_phase_ends(edition):
+    # The pools are looked at only when one has mana: here only the player who is not active.
+    t = table(edition, b={"mana_pool": {"R": 2}})
+    t.advance("beginning_of_combat")
+    assert not any(t.player("B")["mana_pool"].values())
+    assert t.player("B")["life"] == (18 if edition == "cr2004" else 20)  # 2004 mana burn
+    assert t.player("A")["life"] == 20
