@@ -59,7 +59,8 @@ class Board(Triggers):
     def tap(self, obj: GameObject) -> None:
         if not obj.tapped:
             obj.tapped = True
-            self.fire("tapped", obj)
+            if not self.unheard("tapped"):
+                self.fire("tapped", obj)
 
     def move(self, obj: GameObject, to: int, *, controller: str | None = None,
              bottom: bool = False, cause: str | None = None, attach: int | str | None = None,
@@ -309,6 +310,9 @@ class Board(Triggers):
             self.add_counters(obj, "-1/-1", amount)
         else:
             obj.damage += amount
+            # Damage makes no new state version: the state-based actions look at every
+            # permanent again (Game._sba_found).
+            self._sba_quiet = self._sba_idle = -1
 
     def _has_infect(self, source: GameObject) -> bool:
         chars = source._chars if source.id not in self.objects else self.chars(source)

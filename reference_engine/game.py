@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Generator
-from typing import Any
+from typing import Any, NamedTuple
 
 from reference_engine import events as ev
 from reference_engine import mana
@@ -55,11 +55,29 @@ from reference_engine.objects import (
 from reference_engine.state import GameOver
 
 _BASIC_ONLY = frozenset(("Basic",))
+#: what an Aura may enchant when whether it still may is decided by what it is attached to
+#: and that permanent's characteristics alone (see Game._aura_legality_reads_live)
+_VERSIONED_ENCHANT_KINDS = frozenset(("creature", "land", "permanent", "creature_or_player",
+                                      "player"))
 #: loop detection starts after this many resolutions with only passes in between, and
 #: declares a draw when one game state has come back this many times, each time round changing
 #: the life and poison totals by the same amounts and bringing no player nearer a loss (102.6)
 LOOP_WATCH = 12
 LOOP_REPEATS = 3
+
+
+class _SBAs(NamedTuple):
+    """The state-based actions found to apply (``Game._sba_found``): who loses, what goes to
+    the graveyard, is destroyed, is unattached or loses counters, and the legendary and
+    world permanents the legend and world rules look at."""
+
+    losers: list[str]
+    to_graveyard: list[GameObject]
+    destroyed: list[GameObject]
+    unattach: list[GameObject]
+    counters: list[GameObject]
+    legendary: list[GameObject]
+    worlds: list[GameObject]
 
 
 def _color_of(production: mana.Production) -> str:
@@ -194,6 +212,11 @@ class Game(Legality, Combat):
             self._end_combat()
 
     def _empty_pools(self, *, burn: bool) -> None:
+        for _, player in self._player_items:
+            if any(player.pool):
+                break
+        else:
+            return  # no mana in any pool, as at the end of most steps
         for name in self.apnap_order():
             player = self.players[name]
             unused = sum(player.pool)
@@ -213,7 +236,8 @@ class Game(Legality, Combat):
             yield from self._turn_based_actions(step)
         if step == UNTAP:
             return
-        self.fire("step", None, step=step)
+        if not self.unheard("step"):
+            self.fire("step", None, step=step)
         yield from self._priority_round()
 
     def _turn_based_actions(self, step: int) -> Generator[Decision, Action, None]:
@@ -266,7 +290,13 @@ class Game(Legality, Combat):
         settled = -1  # the state version at which a pass left the game settled
         while True:
             if settled != self.version:
-                yield from self._settle()
+                # Asked first without a generator: almost every time nothing is to be done.
+                # (``_settle`` brings control up to date again: applying the control effects
+                # twice over changes nothing the first did not; finding the state-based
+                # actions changes nothing.)
+                self.refresh_control()
+                if self._entry_choices or self.triggered or self._sba_found() is not None:
+                    yield from self._settle()
             at = self.version
             if resolutions >= LOOP_WATCH and self.stack and passes == 0:
                 # Once per resolution: as the active player receives priority after it.
@@ -361,7 +391,8 @@ class Game(Legality, Combat):
             if self._entry_choices:
                 yield from self._make_entry_choices()
                 continue
-            if (yield from self._state_based_actions()):
+            found = self._sba_found()
+            if found is not None and (yield from self._perform_sbas(found)):
                 continue
             if self.triggered:
                 yield from self._put_triggers_on_stack()
@@ -393,22 +424,38 @@ class Game(Legality, Combat):
 
     def _state_based_actions(self) -> Generator[Decision, Action, bool]:
         """Perform every state-based action that applies, simultaneously; True if any did."""
+        found = self._sba_found()
+        if found is None:
+            return False
+        return (yield from self._perform_sbas(found))
+
+    def _sba_found(self) -> _SBAs | None:
+        """What the state-based actions would do now, or None if none applies: a plain call,
+        no generator, as nothing applies almost every time it is asked. It changes nothing
+        but what it remembers (see ``_sba_quiet``), so asking twice is asking once."""
         losers = []
-        for name, p in self.players.items():  # a loop, not a comprehension: asked constantly
+        for name, p in self._player_items:  # a loop, not a comprehension: asked constantly
             if p.life <= 0 or p.drew_from_empty or p.poison >= 10:
                 losers.append(name)
-        if self._sba_version != self.version:
+        version = self.version
+        if self._sba_idle == version and not (losers or self._tokens_outside):
+            return None  # quiet, with no Aura to check again and no legend or world rule
+        if self._sba_version != version:
             self._sba_candidates()
+        # The permanents' state-based actions read their characteristics, counters,
+        # attachments, zones and phasing, all of which change only with a new state version,
+        # and damage, which changes without one but clears ``_sba_quiet`` when it is dealt
+        # (Board.deal_damage). So once every permanent has been checked and none found at
+        # this version (quiet), only the Auras whose legality may read anything else
+        # (``_sba_live``) need checking again.
+        quiet = self._sba_quiet == version
         to_graveyard: list[GameObject] = []
         destroyed: list[GameObject] = []
         unattach: list[GameObject] = []
         counters: list[GameObject] = []
-        # Only what changes without a new state version is read here: damage, loyalty, what
-        # an Aura or Equipment is attached to and whether that is legal (an Aura's "enchant"
-        # may read anything). The characteristics, ``c``, are those of this version.
-        for obj, c, more in self._sba_checks:
-            if obj.phased_out:
-                continue
+        # The characteristics, ``c``, are those of this version; the candidates are those not
+        # phased out at it (phasing makes a new version).
+        for obj, c, more in self._sba_live if quiet else self._sba_checks:
             if c.toughness is not None:
                 if c.toughness <= 0:
                     to_graveyard.append(obj)  # put into the graveyard, not destroyed
@@ -425,14 +472,40 @@ class Game(Legality, Combat):
             elif obj.attached_to is not None and "Equipment" in c.subtypes and (
                     not self._equipment_legal(obj)):
                 unattach.append(obj)  # it stays in play (212.2i)
-        for obj in self._sba_counted:
-            if not obj.phased_out and "+1/+1" in obj.counters and "-1/-1" in obj.counters:
-                counters.append(obj)
+        if not quiet:
+            for obj in self._sba_counted:
+                if "+1/+1" in obj.counters and "-1/-1" in obj.counters:
+                    counters.append(obj)
+            if not (to_graveyard or destroyed or unattach or counters):
+                self._sba_quiet = version
+                self._sba_live = [check for check in self._sba_checks
+                                  if self._aura_legality_reads_live(check[0])]
         legendary = self._sba_legendary
         worlds = self._sba_worlds
-        if legendary or worlds:
-            legendary = [o for o in legendary if not o.phased_out]
-            worlds = [o for o in worlds if not o.phased_out]
+        if (self._sba_quiet == version and not self._sba_live and len(legendary) < 2
+                and len(worlds) < 2):
+            # Nothing but the players and the tokens can change the answer in this version.
+            self._sba_idle = version
+        if not (losers or to_graveyard or destroyed or unattach or counters
+                or len(legendary) > 1 or len(worlds) > 1 or self._tokens_outside):
+            return None
+        return _SBAs(losers, to_graveyard, destroyed, unattach, counters, legendary, worlds)
+
+    def _aura_legality_reads_live(self, obj: GameObject) -> bool:
+        """Whether ``obj`` is an Aura whose legality may change without a new state version:
+        its "enchant" has a restriction of its own (``allows`` may read anything), or names
+        a card in a zone a card leaves without a new version (graveyard, exile). Otherwise
+        it reads what it is attached to and, of that permanent, its zone, phasing, control
+        and characteristics, which all change only with a new version."""
+        if obj.impl.enchant is None:
+            return False
+        spec = self.enchant_spec(obj)
+        return spec.allows is not None or spec.kind not in _VERSIONED_ENCHANT_KINDS
+
+    def _perform_sbas(self, found: _SBAs) -> Generator[Decision, Action, bool]:
+        """Perform the state-based actions ``_sba_found`` found, all at once (with what the
+        legend and world rules choose); True if any applied."""
+        losers, to_graveyard, destroyed, unattach, counters, legendary, worlds = found
         if len(legendary) > 1 or len(worlds) > 1:
             to_graveyard.extend((yield from self._rule_victims(legendary, worlds)))
         ceasing = self._tokens_ceasing() if self._tokens_outside else []
@@ -660,7 +733,7 @@ class Game(Legality, Combat):
                 self.add_mana(action.player, (color,))
             else:
                 self.add_mana(action.player, spec.produces or ())
-            if spec.tap:
+            if spec.tap and not self.unheard("tapped_for_mana"):
                 self.fire("tapped_for_mana", obj)
             return
         item = StackItem(self._next_id, "ability", action.player, source=source, ability=spec,

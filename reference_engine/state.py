@@ -197,6 +197,8 @@ class GameState(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self.players = {name: Player(name) for name in PLAYERS}
+        #: ``players.items()`` once for all (the players never change)
+        self._player_items = tuple(self.players.items())
         self.objects: dict[int, GameObject] = {}
         self.battlefield: list[GameObject] = []
         self.stack: list[StackItem] = []
@@ -254,6 +256,16 @@ class GameState(ABC):
         self._sba_worlds: list[GameObject] = []
         self._sba_counted: list[GameObject] = []
         self._sba_version = -1
+        #: the state version at which every permanent's state-based actions were checked and
+        #: none applied, with no damage dealt since (Board.deal_damage clears it); then only
+        #: ``_sba_live``, the Auras whose legality may change without a new version, are
+        #: checked again (Game._sba_found)
+        self._sba_quiet = -1
+        self._sba_live: list[tuple[GameObject, Chars, bool]] = []
+        #: the version, when quiet with no ``_sba_live`` Aura and at most one legendary and
+        #: one world permanent: only the players and the tokens outside the battlefield can
+        #: make a state-based action apply (damage clears it with ``_sba_quiet``)
+        self._sba_idle = -1
         #: at ``_trigger_version``, by event kind: the triggered abilities of permanents that
         #: may trigger on it, with their sources, in the order they trigger (Triggers.fire)
         self._trigger_index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}

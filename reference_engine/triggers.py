@@ -71,6 +71,14 @@ class Triggers(Targets):
                     self.delayed.remove(delayed)
                     self._queue(delayed.spec, delayed.source, delayed.controller, event)
 
+    def unheard(self, kind: str) -> bool:
+        """Whether an event of ``kind``, of no object leaving the battlefield, would trigger
+        nothing (``fire`` would queue nothing): the abilities are indexed for this version
+        and none hears ``kind``, and no delayed ability waits. Asked before the events fired
+        most often (a step beginning, a permanent tapped, for mana too) to spare the call."""
+        return (self._trigger_version == self.version and kind not in self._trigger_index
+                and not self.delayed)
+
     def _trigger_sources(self) -> dict[str, list[tuple[GameObject, TriggerSpec]]]:
         """The triggered abilities of the permanents, by the kinds of event each may trigger
         on (see ``_HEARS``), for this state version: what ``fire`` asks ``_matches`` about.

@@ -164,7 +164,7 @@ def _mulligan_floor(p: Patcher) -> None:
 @mutant("zero-life-survives", "cr2004:102.1",
         "A player loses only below 0 life, not at exactly 0.")
 def _zero_life(p: Patcher) -> None:
-    p.source(Game._state_based_actions, ("if p.life <= 0", "if p.life < 0"))
+    p.source(Game._sba_found, ("if p.life <= 0", "if p.life < 0"))
 
 
 @mutant("draw-from-empty-ignored", "cr2004:102.2",
@@ -186,13 +186,13 @@ def _short_draw(p: Patcher) -> None:
 @mutant("poison-needs-eleven", "cr2004:102.8",
         "A player loses with more than ten poison counters, not with ten.")
 def _poison(p: Patcher) -> None:
-    p.source(Game._state_based_actions, ("p.poison >= 10", "p.poison > 10"))
+    p.source(Game._sba_found, ("p.poison >= 10", "p.poison > 10"))
 
 
 @mutant("both-lose-first-loses", "cr2004:102.4",
         "When both players would lose at once, only the first one checked loses.")
 def _both_lose(p: Patcher) -> None:
-    p.source(Game._state_based_actions, (
+    p.source(Game._perform_sbas, (
         'self._end_game(losers, reasons[0] if len(set(reasons)) == 1 else "simultaneous")',
         "self._end_game(losers[:1], reasons[0])"))
 

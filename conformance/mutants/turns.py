@@ -83,7 +83,9 @@ def _each_mine(p: Patcher) -> None:
         "Beginning-of-step abilities trigger as the step ends, after players had priority.")
 def _step_late(p: Patcher) -> None:
     p.source(Game._run_step, (
-        'self.fire("step", None, step=step)\n    yield from self._priority_round()',
+        'if not self.unheard("step"):\n'
+        '        self.fire("step", None, step=step)\n'
+        '    yield from self._priority_round()',
         'yield from self._priority_round()\n    self.fire("step", None, step=step)'))
 
 

@@ -262,7 +262,7 @@ def _aura_target(p: Patcher) -> None:
 @mutant("aura-stays-when-illegal", "cr2004:212.4f",
         "An Aura whose enchanted permanent is gone or illegal stays on the battlefield.")
 def _aura_stays(p: Patcher) -> None:
-    p.source(Game._state_based_actions, (
+    p.source(Game._sba_found, (
         "elif obj.impl.enchant is not None and not self._aura_legal(obj):", "elif False:"))
 
 
@@ -284,13 +284,13 @@ def _aura_controller(p: Patcher) -> None:
 @mutant("equipment-dies-with-creature", "cr2004:212.2i",
         "Equipment attached to an illegal or vanished creature goes to the graveyard.")
 def _equipment_dies(p: Patcher) -> None:
-    p.source(Game._state_based_actions, ("unattach.append(obj)", "to_graveyard.append(obj)"))
+    p.source(Game._sba_found, ("unattach.append(obj)", "to_graveyard.append(obj)"))
 
 
 @mutant("equipment-stays-attached", "cr2004:212.2i",
         "Equipment stays attached to a creature that has left the battlefield.")
 def _equipment_stays(p: Patcher) -> None:
-    p.source(Game._state_based_actions, (
+    p.source(Game._sba_found, (
         'elif obj.attached_to is not None and "Equipment" in c.subtypes and (',
         "elif False and ("))
 
@@ -357,14 +357,14 @@ def _token_owner(p: Patcher) -> None:
 @mutant("token-survives-off-battlefield", "cr2004:216.3",
         "A token that leaves the battlefield stays in its new zone.")
 def _token_stays(p: Patcher) -> None:
-    p.source(Game._state_based_actions, (
+    p.source(Game._perform_sbas, (
         "ceasing = self._tokens_ceasing() if self._tokens_outside else []", "ceasing = []"))
 
 
 @mutant("legend-rule-off", "cr2004:215.1",
         "No legend rule: any number of same-named legendary permanents stay.", audit="M20")
 def _legend(p: Patcher) -> None:
-    p.source(Game._state_based_actions, ("if len(legendary) > 1 or len(worlds) > 1:",
+    p.source(Game._perform_sbas, ("if len(legendary) > 1 or len(worlds) > 1:",
                                          "if len(worlds) > 1:"))
 
 

@@ -199,8 +199,8 @@ def _damage_stack(p: Patcher) -> None:
 @mutant("sba-only-with-empty-stack", "modern:405.6f",
         "State-based actions are checked only when the stack is empty.")
 def _sba_late(p: Patcher) -> None:
-    p.source(Game._settle, ("if (yield from self._state_based_actions()):",
-                            "if not self.stack and (yield from self._state_based_actions()):"))
+    p.source(Game._settle, ("found = self._sba_found()",
+                            "found = None if self.stack else self._sba_found()"))
 
 
 @mutant("removed-zone-in-game-2004", "cr2004:217.1e",

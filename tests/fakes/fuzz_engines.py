@@ -265,8 +265,8 @@ class LethalDamageSpared(Patched):
 
     @classmethod
     def apply(cls, patcher: Patcher) -> None:
-        patcher.source(Game._state_based_actions, ("obj.damage >= c.toughness",
-                                                   "obj.damage > c.toughness"))
+        patcher.source(Game._sba_found, ("obj.damage >= c.toughness",
+                                        "obj.damage > c.toughness"))
 
 
 # ---- answers altered ------------------------------------------------------------------------
