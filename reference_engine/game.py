@@ -559,8 +559,8 @@ class Game(Legality, Combat):
         characteristics, and whether they are any of the last three), the legendary and the
         world permanents, and those with counters that may annihilate. Which list a permanent
         is in depends on its characteristics and counters, which change only with a new
-        version; damage, loyalty and attachments change without one, and
-        ``_state_based_actions`` reads them each time."""
+        version; damage changes without one, and ``_sba_found`` reads it (and loyalty and
+        attachments) from the permanents themselves."""
         chars = self.chars
         annihilate = self.counters_annihilate
         checks = []

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import IllegalActionError
+from reference_engine.game import Game
 
 
 def given(step: str = "precombat_main", *, active: str = "A", turn: int = 3,
@@ -29,6 +31,21 @@ def table(edition: str, step: str = "precombat_main", *, a: dict | None = None,
                                 battlefield=list(battlefield), **extra))
 
 
+def record_calls(game: Game, method: str, note: Callable[..., Any]) -> list[Any]:
+    """From now on, what ``note`` makes of the arguments of each call of ``game``'s
+    ``method``, noted before the call, which is still made: ``record_calls(game,
+    "_sba_candidates", lambda: game.version)`` gives the versions its lists are made at."""
+    seen: list[Any] = []
+    real = getattr(game, method)
+
+    def spy(*args: Any) -> Any:
+        seen.append(note(*args))
+        return real(*args)
+
+    setattr(game, method, spy)
+    return seen
+
+
 def resolve(t: Table) -> None:
     """Both players pass: the top of the stack resolves (or the step ends)."""
     t.pass_priority()
@@ -41,6 +58,13 @@ class Table:
         self.engine = ReferenceEngine()
         self.handles = dict(self.engine.new_game(edition, setup)["handles"])
         self.events: list[dict[str, Any]] = []
+
+    @property
+    def game(self) -> Game:
+        """The engine's game itself, for tests that look inside it."""
+        game = self.engine.game
+        assert game is not None
+        return game
 
     # handles ---------------------------------------------------------------------------------
     def id(self, handle: Any) -> Any:

@@ -6,47 +6,23 @@ and, where the point is that no new version came, checks that none did."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from reference_engine.game import Game
 from reference_engine.objects import TargetSpec
-from tests.enginekit import Table, h, resolve, table
+from tests.enginekit import h, record_calls, resolve, table
 
 EDITIONS = ("cr2004", "modern")
 
 
-def game_of(t: Table) -> Game:
-    game = t.engine.game
-    assert game is not None
-    return game
-
-
 def sba_builds(game: Game) -> list[int]:
     """The versions at which the state-based action lists are made from now on."""
-    builds: list[int] = []
-    make = game._sba_candidates
-
-    def spy() -> None:
-        builds.append(game.version)
-        make()
-
-    game._sba_candidates = spy  # type: ignore[method-assign]
-    return builds
+    return record_calls(game, "_sba_candidates", lambda: game.version)
 
 
 def trigger_builds(game: Game) -> list[int]:
     """The versions at which the triggered abilities are indexed from now on."""
-    builds: list[int] = []
-    make = game._trigger_sources
-
-    def spy() -> Any:
-        builds.append(game.version)
-        return make()
-
-    game._trigger_sources = spy  # type: ignore[method-assign]
-    return builds
+    return record_calls(game, "_trigger_sources", lambda: game.version)
 
 
 # ---- damage, which is dealt without a new version ------------------------------------------
@@ -59,7 +35,7 @@ def test_damage_that_adds_up_in_one_version_destroys(edition):
     t = table(edition, battlefield=[h("sorc-1", "Prodigal Sorcerer", controller="A"),
                                     h("sorc-2", "Prodigal Sorcerer", controller="A"),
                                     h("bears", "Grizzly Bears", controller="B")])
-    game = game_of(t)
+    game = t.game
     builds = sba_builds(game)
     t.do("activate", "A", card="sorc-1", ability=0, targets=["bears"])
     resolve(t)
@@ -82,7 +58,7 @@ def test_lethal_damage_on_an_indestructible_creature_stays_and_a_mortal_one_goes
                                      h("theirs", "Grizzly Bears", controller="B", damage=1)])
     t.do("activate", "A", card="elspeth", ability=2)
     resolve(t)
-    game = game_of(t)
+    game = t.game
     builds = sba_builds(game)
     version = game.version
     t.do("pass", "A")
@@ -133,7 +109,7 @@ def test_an_aura_whose_enchant_turns_false_without_a_new_version_goes(edition):
     t = table(edition, battlefield=[h("elves", "Llanowar Elves", controller="A"),
                                     h("strength", "Holy Strength", controller="A",
                                       attached_to="elves")])
-    game = game_of(t)
+    game = t.game
     aura = game.objects[t.id("strength")]
     aura.chosen["enchant"] = TargetSpec("creature", lambda _g, _c, o: not o.tapped,
                                         "enchant untapped creature")
@@ -184,7 +160,7 @@ def test_two_events_in_one_version_each_trigger_once(edition):
     t = table(edition, a={"hand": [h("bears", "Grizzly Bears")]},
               battlefield=[h("city-1", "City of Brass", controller="A"),
                            h("city-2", "City of Brass", controller="A")])
-    game = game_of(t)
+    game = t.game
     builds = trigger_builds(game)
     t.do("cast", "A", card="bears", pay_with=["city-1", "city-2"])
     assert len(builds) <= 1  # one index for both

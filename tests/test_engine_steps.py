@@ -10,41 +10,19 @@ import pytest
 
 from reference_engine.game import Game
 from reference_engine.objects import TargetSpec
-from tests.enginekit import Table, h, resolve, table
+from tests.enginekit import h, record_calls, resolve, table
 
 EDITIONS = ("cr2004", "modern")
 
 
-def game_of(t: Table) -> Game:
-    game = t.engine.game
-    assert game is not None
-    return game
-
-
 def count_aura_checks(game: Game) -> list[int]:
     """The ids of the Auras whose legality is worked out from now on, one entry a time."""
-    asked: list[int] = []
-    check = game._aura_legal
-
-    def spy(aura):  # type: ignore[no-untyped-def]
-        asked.append(aura.id)
-        return check(aura)
-
-    game._aura_legal = spy  # type: ignore[method-assign]
-    return asked
+    return record_calls(game, "_aura_legal", lambda aura: aura.id)
 
 
 def sba_versions(game: Game) -> list[int]:
     """The versions at which state-based actions are performed from now on."""
-    versions: list[int] = []
-    perform = game._perform_sbas
-
-    def spy(found):  # type: ignore[no-untyped-def]
-        versions.append(game.version)
-        return perform(found)
-
-    game._perform_sbas = spy  # type: ignore[method-assign]
-    return versions
+    return record_calls(game, "_perform_sbas", lambda _found: game.version)
 
 
 # ---- the state-based actions of a quiet version ---------------------------------------------
@@ -57,7 +35,7 @@ def test_an_aura_whose_legality_reads_nothing_live_is_checked_once_per_version(e
     t = table(edition, battlefield=[h("elves", "Llanowar Elves", controller="A"),
                                     h("strength", "Holy Strength", controller="A",
                                       attached_to="elves")])
-    game = game_of(t)
+    game = t.game
     asked = count_aura_checks(game)
     game.changed()  # from outside: the next check is a full one
     t.do("activate", "A", card="elves", ability=0)
@@ -79,7 +57,7 @@ def test_an_aura_of_a_card_in_a_graveyard_goes_when_the_card_leaves_without_a_ne
               battlefield=[h("elves", "Llanowar Elves", controller="A"),
                            h("strength", "Holy Strength", controller="A",
                              attached_to="elves")])
-    game = game_of(t)
+    game = t.game
     aura = game.objects[t.id("strength")]
     aura.chosen["enchant"] = TargetSpec("card_in_graveyard", None, "enchant card in a graveyard")
     aura.attached_to = t.id("bears")
@@ -104,7 +82,7 @@ def test_damage_in_a_quiet_version_is_seen_at_once(edition):
     t = table(edition, battlefield=[h("sorc-1", "Prodigal Sorcerer", controller="A"),
                                     h("sorc-2", "Prodigal Sorcerer", controller="A"),
                                     h("bears", "Grizzly Bears", controller="B")])
-    game = game_of(t)
+    game = t.game
     t.do("activate", "A", card="sorc-1", ability=0, targets=["bears"])
     resolve(t)
     version = game.version
@@ -122,7 +100,7 @@ def test_a_trigger_of_a_mana_ability_goes_on_the_stack_before_priority(edition):
     # Tapping City of Brass for mana makes no new version and no state-based action applies,
     # but its trigger waits: it goes on the stack before A receives priority again.
     t = table(edition, battlefield=[h("city", "City of Brass", controller="A")])
-    game = game_of(t)
+    game = t.game
     version = game.version
     t.do("activate", "A", card="city", ability=0)
     assert t.obs()["pending"]["decision"] == "choose_color"
@@ -138,7 +116,7 @@ def test_a_delayed_trigger_fires_at_its_step_though_no_permanent_hears_steps(edi
     # hearing the end step: no permanent's ability is indexed under steps.
     t = table(edition, a={"hand": [h("bears", "Grizzly Bears")], "mana_pool": {"R": 1}},
               battlefield=[h("sneak", "Sneak Attack", controller="A")])
-    game = game_of(t)
+    game = t.game
     t.do("activate", "A", card="sneak", ability=0)
     resolve(t)
     t.do("choose", "A", choice="bears")
@@ -155,7 +133,7 @@ def test_an_event_after_a_new_version_is_fired_to_index_the_abilities_again(edit
     # The index of the version before says nothing of this one: unheard() does not answer
     # from it, and fire() indexes the abilities again.
     t = table(edition, battlefield=[h("elves", "Llanowar Elves", controller="A")])
-    game = game_of(t)
+    game = t.game
     assert game.unheard("tapped")
     game.changed()
     assert not game.unheard("tapped")
@@ -166,7 +144,7 @@ def test_a_player_at_zero_life_in_a_quiet_version_loses(edition):
     # City of Brass deals its damage to a player, which makes no new version: the players
     # are looked at though nothing else is.
     t = table(edition, a={"life": 1}, battlefield=[h("city", "City of Brass", controller="A")])
-    game = game_of(t)
+    game = t.game
     t.do("activate", "A", card="city", ability=0)
     t.do("choose", "A", choice="R")
     version = game.version

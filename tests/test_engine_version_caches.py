@@ -44,12 +44,6 @@ def pt(t: Table, handle: str) -> tuple[int, int]:
     return found["power"], found["toughness"]
 
 
-def game_of(t: Table) -> Game:
-    game = t.engine.game
-    assert game is not None
-    return game
-
-
 # ---- an effect that applies to one object only --------------------------------------------
 
 
@@ -116,7 +110,7 @@ def test_an_equipped_creature_sees_an_effect_on_every_creature_begin(edition):
                            h("bears", "Grizzly Bears", controller="A"),
                            h("forest", "Forest", controller="A")])
     assert pt(t, "bears") == (4, 2)
-    game_of(t).changed()
+    t.game.changed()
     assert pt(t, "bears") == (4, 2)
     t.do("cast", "A", card="anthem")
     resolve(t)
@@ -131,7 +125,7 @@ def test_an_equipped_creature_is_asked_about_an_earlier_layer_as_that_layer_sees
                                       attached_to="bears"),
                                     h("bears", "Grizzly Bears", controller="A"),
                                     h("anthem", "Glorious Anthem", controller="B")])
-    game = game_of(t)
+    game = t.game
     anthem = game.objects[t.id("anthem")]
     anthem.impl = dataclasses.replace(anthem.impl, statics=())
     game.changed()
@@ -241,7 +235,7 @@ def test_a_land_made_a_creature_is_checked_for_lethal_damage(edition):
     t = table(edition, b={"hand": [h("shock", "Shock")], "mana_pool": {"R": 1}},
               battlefield=[h("factory", "Mishra's Factory", controller="A"),
                            h("forest", "Forest", controller="A")])
-    game = game_of(t)
+    game = t.game
     assert [o.id for o, *_ in game._sba_checks] == []
     t.do("activate", "A", card="factory", ability=1, pay_with=["forest"])
     resolve(t)
@@ -271,7 +265,7 @@ def test_a_permanent_whose_abilities_change_is_listed_with_its_new_ones(edition)
     t.do("cast", "A", card="presence", targets=["city"])
     resolve(t)
     assert listed(t, "cast", "unsummon") == []
-    game = game_of(t)
+    game = t.game
     assert [spec.text for obj, _, spec, _ in game._ability_table("A")
             if obj.id == t.id("city")] == ["{T}: Add {B}."]
 
@@ -280,7 +274,7 @@ def test_a_permanent_whose_abilities_change_is_listed_with_its_new_ones(edition)
 def test_a_permanent_that_changed_control_is_listed_for_its_new_controller(edition):
     t = table(edition, a={"hand": [h("magic", "Control Magic")], "mana_pool": {"U": 4}},
               battlefield=[h("sorcerer", "Prodigal Sorcerer", controller="B")])
-    game = game_of(t)
+    game = t.game
     assert [o.id for o, *_ in game._ability_table("B")] == [t.id("sorcerer")]
     t.do("cast", "A", card="magic", targets=["sorcerer"])
     resolve(t)
@@ -303,7 +297,7 @@ def test_a_rule_source_entering_and_leaving_changes_its_controllers_rules_only(e
     t.do("cast", "A", card="expl")
     resolve(t)
     t.do("play_land", "A", card="f2")  # the rules of the version it entered in see it
-    assert game_of(t).player_rules("B")["land_plays"] == 1  # not B's
+    assert t.game.player_rules("B")["land_plays"] == 1  # not B's
     t.do("cast", "A", card="vindicate", targets=["expl"])
     resolve(t)
     assert t.illegal("play_land", "A", card="f3") == "no_land_play_left"
@@ -312,7 +306,7 @@ def test_a_rule_source_entering_and_leaving_changes_its_controllers_rules_only(e
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_both_players_rules_in_one_version_each_from_their_own_permanents(edition):
     t = table(edition, battlefield=[h("book", "Spellbook", controller="B")])
-    game = game_of(t)
+    game = t.game
     version = game.version
     sizes = {name: p["max_hand_size"] for name, p in t.obs()["players"].items()}
     assert sizes == {"A": 7, "B": None}
