@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from conformance.adapters import EngineSpec
-from conformance.cli import main
 from conformance.errors import EngineRejected
 from conformance.exitcodes import ExitCode
 from conformance.session import EngineSession
+from mtgconf import main
 from reference_engine.engine import ReferenceEngine
 
 TINY = ["--seconds", "0.05"]

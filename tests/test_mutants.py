@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from conformance import mutants
-from conformance.cli import main
 from conformance.mutants import MUTANTS
 from conformance.mutants.patching import Patcher, PatchError
+from mtgconf import main
 from reference_engine.game import Game
 from spec.corpus import Corpus
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import main
+from mtgconf import main
 
 SERVE = f"cmd:{sys.executable} -m reference_engine.serve"
 

@@ -175,8 +175,8 @@ def given(run: GivenRun, out: Path) -> Path:
 
 def replay(case_file: Path, engine: str) -> dict[str, Any]:
     """``mtgconf fuzz replay CASE_FILE --engine ENGINE``: its exit status and output."""
-    from conformance.cli import main
     from fuzz.machine import close_sessions
+    from mtgconf import main
 
     output = io.StringIO()
     try:

@@ -12,8 +12,8 @@ if TYPE_CHECKING:
     from conformance.case import Case
     from conformance.portability import Report
 
-from conformance.cli import Parser
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser
 from spec.editions import EDITIONS
 
 
@@ -131,8 +131,8 @@ def _list(args: argparse.Namespace) -> int:
 
 def _portability(args: argparse.Namespace) -> int:
     from conformance import lint, portability
-    from conformance.cli import UsageError
     from conformance.protocol import CAPABILITIES, VERSION, EngineInfo
+    from mtgconf import UsageError
 
     cases = lint.load_checked(_dirs(args))
     cases.raise_for_problems()
@@ -174,7 +174,7 @@ def _portability(args: argparse.Namespace) -> int:
 
 def _engine_report(engine: str, cases: list[Case], editions: list[str]) -> Report:
     from conformance import portability
-    from conformance.cli.run import start_engine
+    from mtgconf.commands.run import start_engine
 
     session = start_engine(engine)
     try:

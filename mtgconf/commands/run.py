@@ -17,12 +17,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import conformance
 from conformance import settings
-from conformance.cli import Parser, UsageError
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
 from spec.editions import EDITIONS
 
-CONFORMANCE_DIR = Path(__file__).resolve().parents[1]
+CONFORMANCE_DIR = Path(conformance.__file__).resolve().parent
 RUN_INI = CONFORMANCE_DIR / "run.ini"
 EDITION_CHOICES = (*EDITIONS, "all")
 SKIPS_SHOWN = 12
@@ -252,8 +253,8 @@ def write_report(cases: Any, run: settings.Settings) -> None:
     """Beside results.json: coverage.json (the suite's coverage, with each case's quotes) and
     the HTML report (``reports``, built from those two files alone); print where it is."""
     import reports
-    from conformance.cli.report import publish_summary
     from conformance.resultsfile import write_json
+    from mtgconf.commands.report import publish_summary
 
     results = _results_file(run)
     coverage = results.with_name(reports.COVERAGE_FILE)

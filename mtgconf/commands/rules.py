@@ -8,8 +8,8 @@ import sys
 from collections import Counter
 from typing import Any
 
-from conformance.cli import Parser, UsageError
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
 from spec.annotations import CLASSES
 from spec.corpus import Corpus, Rule, Testability, fold
 from spec.editions import EDITIONS

@@ -12,7 +12,7 @@ pure-Python baseline timed in the same repeat (``baseline``): the machines are s
 noisy. ``measure.Bench`` runs a ``measure.Plan``; ``render`` prints the report.
 """
 
-from conformance.bench.baseline import baseline
-from conformance.bench.measure import FIGURES, Bench, Plan, Report
+from mtgconf.bench.baseline import baseline
+from mtgconf.bench.measure import FIGURES, Bench, Plan, Report
 
 __all__ = ["FIGURES", "Bench", "Plan", "Report", "baseline"]

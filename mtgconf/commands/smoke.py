@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from conformance.cli import Parser
-from conformance.cli.run import add_engine_option, start_engine
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser
+from mtgconf.commands.run import add_engine_option, start_engine
 from spec.editions import EDITIONS
 
 BASICS = ("Forest", "Island", "Mountain", "Plains", "Swamp")

@@ -16,10 +16,10 @@ import random
 import time
 from typing import Any
 
-from conformance.bench.figures import NotApplicable, Sample, Unmeasurable
 from conformance.errors import CallFailed, EngineRejected
 from conformance.protocol import ILLEGAL_ACTION, PLAYERS
 from conformance.session import EngineBroken, EngineSession
+from mtgconf.bench.figures import NotApplicable, Sample, Unmeasurable
 
 #: a game that has not ended after this many attempted actions is dropped for a new one
 STEP_CAP = 2_000

@@ -9,9 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.cli import Parser, UsageError
-from conformance.cli.run import add_engine_option
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
+from mtgconf.commands.run import add_engine_option
 from spec.editions import EDITIONS
 
 
@@ -93,9 +93,9 @@ def _list(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     from conformance.adapters import EngineSpec
-    from conformance.cli.run import start_engine
     from fuzz.campaign import PROFILES, run_campaigns
     from fuzz.machine import FuzzConfig, check_config, close_sessions, invariants_named
+    from mtgconf.commands.run import start_engine
 
     EngineSpec.parse(args.engine)
     if args.against:
@@ -161,9 +161,9 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from conformance import casefile
-    from conformance.cli.run import start_engine
     from conformance.runner import run_case
     from fuzz.replay import recheck
+    from mtgconf.commands.run import start_engine
 
     if not args.file.is_file():
         raise UsageError(f"{args.file}: no such file")

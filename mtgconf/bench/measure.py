@@ -17,9 +17,11 @@ from functools import partial
 from typing import Any
 
 from conformance.adapters import REFERENCE, EngineSpec
-from conformance.bench import fuzzing, play, suite
-from conformance.bench.baseline import kilo_units_per_second
-from conformance.bench.figures import (
+from conformance.errors import SetupError
+from conformance.session import EngineSession
+from mtgconf.bench import fuzzing, play, suite
+from mtgconf.bench.baseline import kilo_units_per_second
+from mtgconf.bench.figures import (
     TIMES,
     Figure,
     NotApplicable,
@@ -27,8 +29,6 @@ from conformance.bench.figures import (
     Unmeasurable,
     machine,
 )
-from conformance.errors import SetupError
-from conformance.session import EngineSession
 
 #: the figures one can ask for (``--only``), in the order they are measured
 FIGURES = ("play", "selfplay", "suite", "overhead", "fuzz")

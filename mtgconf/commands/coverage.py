@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance.cli import Parser, UsageError
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
 from spec.editions import EDITIONS
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.bench.figures import NotApplicable, Sample, Unmeasurable
 from conformance.errors import CallFailed, SetupError
+from mtgconf.bench.figures import NotApplicable, Sample, Unmeasurable
 
 SEED = 1
 

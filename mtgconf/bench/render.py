@@ -5,8 +5,8 @@ from __future__ import annotations
 import shlex
 import sys
 
-from conformance.bench.figures import Figure, spread
-from conformance.bench.measure import Report
+from mtgconf.bench.figures import Figure, spread
+from mtgconf.bench.measure import Report
 
 #: what each kind of figure is, for the Markdown page (by the figure id's first part)
 MEANINGS = {

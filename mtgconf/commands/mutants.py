@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.cli import Parser, UsageError
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
 from spec.editions import EDITIONS
 
 SHOWN_KILLERS = 3

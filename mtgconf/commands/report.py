@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from conformance.cli import Parser, UsageError
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:

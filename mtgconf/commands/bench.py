@@ -1,6 +1,6 @@
 """``mtgconf bench``: how fast an engine plays, the suite runs, the harness costs and the
 fuzzer steps, each figure with its spread over repeats and its ratio to a baseline timed in
-the same run (``conformance.bench``)."""
+the same run (``mtgconf.bench``)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import shlex
 import sys
 from pathlib import Path
 
-from conformance.cli import Parser, UsageError
-from conformance.cli.run import add_engine_option
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
+from mtgconf.commands.run import add_engine_option
 from spec.editions import EDITIONS
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
-    from conformance.bench import FIGURES
+    from mtgconf.bench import FIGURES
 
     bench = commands.add_parser(
         "bench", help="Measure an engine's, the suite's, the harness's and the fuzzer's speed",
@@ -67,7 +67,7 @@ def _positive(value: str) -> int:
 
 
 def _figures(value: str) -> tuple[str, ...]:
-    from conformance.bench import FIGURES
+    from mtgconf.bench import FIGURES
 
     names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     unknown = [n for n in names if n not in FIGURES]
@@ -79,7 +79,7 @@ def _figures(value: str) -> tuple[str, ...]:
 
 def command_of(args: argparse.Namespace) -> str:
     """The command line that measures the same figures the same way."""
-    from conformance.bench import FIGURES
+    from mtgconf.bench import FIGURES
 
     parts = ["mtgconf", "bench"]
     if args.engine != "reference":
@@ -100,10 +100,10 @@ def command_of(args: argparse.Namespace) -> str:
 
 def _bench(args: argparse.Namespace) -> int:
     from conformance.adapters import EngineSpec
-    from conformance.bench import Bench, Plan
-    from conformance.bench.render import markdown, table
-    from conformance.cli.run import start_engine
     from conformance.errors import BadEngineSpec
+    from mtgconf.bench import Bench, Plan
+    from mtgconf.bench.render import markdown, table
+    from mtgconf.commands.run import start_engine
 
     try:
         EngineSpec.parse(args.engine)

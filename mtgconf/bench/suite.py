@@ -23,11 +23,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from conformance.bench.figures import Sample, Unmeasurable
 from conformance.case import Case
 from conformance.protocol import EngineInfo
 from conformance.runner import RunOptions, blockers, run_case
 from conformance.session import EngineSession
+from mtgconf.bench.figures import Sample, Unmeasurable
 
 #: case runs done untimed on a fresh session: the first validated message compiles its
 #: validator, the first case of an edition loads its card implementations

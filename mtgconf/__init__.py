@@ -1,6 +1,10 @@
-"""``mtgconf``: the command line of mtg-conformance.
+"""``mtgconf``: the command line of mtg-conformance, the composition root of the house.
 
-This package is the one place that turns failures into messages and exit codes:
+It sits above every other package (``spec``, ``reference_engine``, ``conformance``, ``fuzz``,
+``reports``) and wires them: each subcommand is a module of ``mtgconf.commands``, the speed
+figures are ``mtgconf.bench``. Nothing below imports it (``tests/test_layering.py``).
+
+This module is the one place that turns failures into messages and exit codes:
 
 * 0 all results as expected;
 * 1 unexpected results (failures, errors, crashes, timeouts, xpass, flaky);
@@ -41,7 +45,8 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     from conformance import __version__
-    from conformance.cli import (
+    from conformance.protocol import VERSION
+    from mtgconf.commands import (
         bench,
         cases,
         coverage,
@@ -53,7 +58,6 @@ def build_parser() -> Parser:
         run,
         smoke,
     )
-    from conformance.protocol import VERSION
 
     parser = Parser(
         prog="mtgconf",

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.cli import Parser
 from conformance.exitcodes import ExitCode
+from mtgconf import Parser
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -36,9 +36,9 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from conformance.cli import UsageError
     from conformance.expectations import generate
     from conformance.resultsfile import Results
+    from mtgconf import UsageError
 
     results = Results.from_file(args.results)
     if results.interrupted:
