@@ -9,12 +9,24 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser, UsageError
 from spec.editions import EDITIONS
 
+if TYPE_CHECKING:
+    from conformance.mutation import MutantResult, MutantSet, Summary
+
 SHOWN_KILLERS = 3
+#: the reference engine's mutant set, loaded by name (conformance.mutation)
+MUTANT_SET = "reference_engine.mutants"
+
+
+def _mutants() -> MutantSet:
+    from conformance.mutation import MutantSet
+
+    return MutantSet.load(MUTANT_SET, "reference")
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -77,25 +89,23 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return ExitCode.USAGE
 
 
-def _selected(ids: list[str], globs: list[str]) -> list[str]:
-    from conformance.mutants import MUTANTS
+def _selected(mutants: MutantSet, ids: list[str], globs: list[str]) -> list[str]:
     from conformance.settings import matches_rules
 
-    unknown = [m for m in ids if m not in MUTANTS]
+    unknown = [m for m in ids if m not in mutants]
     if unknown:
         raise UsageError(f"no mutant {', '.join(unknown)} (see mtgconf mutants list)")
-    chosen = ids or list(MUTANTS)
-    chosen = [m for m in chosen if matches_rules(MUTANTS[m].rules, globs)]
+    chosen = ids or list(mutants)
+    chosen = [m for m in chosen if matches_rules(mutants[m].rules, globs)]
     if not chosen:
         raise UsageError(f"no mutant breaks a rule matching {', '.join(globs)}")
     return chosen
 
 
 def _list(args: argparse.Namespace) -> int:
-    from conformance.mutants import MUTANTS
-
-    for mutant_id in _selected([], args.rules):
-        mutant = MUTANTS[mutant_id]
+    mutants = _mutants()
+    for mutant_id in _selected(mutants, [], args.rules):
+        mutant = mutants[mutant_id]
         audit = f" (audit {mutant.audit})" if mutant.audit else ""
         print(f"{mutant.id:<44} {' '.join(mutant.rules)}{audit}\n    {mutant.description}")
     return ExitCode.OK
@@ -103,10 +113,11 @@ def _list(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from conformance.casefile import load
-    from conformance.mutants.run import UNMUTATED, Summary, run_here, run_mutants, runs_of
+    from conformance.mutation import UNMUTATED, Summary, run_here, run_mutants, runs_of
     from conformance.settings import BUNDLED_CASES
 
-    chosen = _selected(args.mutant, args.rules)
+    mutants = _mutants()
+    chosen = _selected(mutants, args.mutant, args.rules)
     if args.no_bundled and not args.cases:
         raise UsageError("--no-bundled needs at least one --cases folder")
     for folder in args.cases:
@@ -116,7 +127,7 @@ def _run(args: argparse.Namespace) -> int:
     cases.raise_for_problems()
     runs = runs_of(cases.cases, args.edition or tuple(EDITIONS))
     started = time.monotonic()
-    control = run_here(UNMUTATED, runs, every=True, case_timeout=args.case_timeout)
+    control = run_here(mutants, UNMUTATED, runs, every=True, case_timeout=args.case_timeout)
     failing = [*control.killed_by, *control.other]
     if failing:
         print(f"mtgconf: the unmutated engine does not pass {len(failing)} case runs; fix "
@@ -125,11 +136,11 @@ def _run(args: argparse.Namespace) -> int:
     print(f"control: the unmutated engine passes all {control.runs} case runs; "
           f"{len(chosen)} mutants, {args.jobs} at a time")
 
-    def progress(result: object) -> None:
+    def progress(result: MutantResult) -> None:
         if args.verbose:
             _show(result)
 
-    results = run_mutants(chosen, runs, jobs=args.jobs, every=args.every,
+    results = run_mutants(mutants, chosen, runs, jobs=args.jobs, every=args.every,
                           case_timeout=args.case_timeout, progress=progress)
     summary = Summary(results, control.runs, time.monotonic() - started,
                       {"every": args.every, "cases": {
@@ -143,10 +154,7 @@ def _run(args: argparse.Namespace) -> int:
     return ExitCode.OK if counts["killed"] == counts["mutants"] else ExitCode.UNEXPECTED
 
 
-def _show(result: object) -> None:
-    from conformance.mutants.run import MutantResult
-
-    assert isinstance(result, MutantResult)
+def _show(result: MutantResult) -> None:
     killers = ", ".join(result.killed_by[:SHOWN_KILLERS])
     more = f" and {len(result.killed_by) - SHOWN_KILLERS} more" \
         if len(result.killed_by) > SHOWN_KILLERS else ""
@@ -160,17 +168,13 @@ def _show(result: object) -> None:
     print(line)
 
 
-def _report(summary: object, *, verbose: bool) -> None:
-    from conformance.mutants import MUTANTS
-    from conformance.mutants.run import Summary
-
-    assert isinstance(summary, Summary)
+def _report(summary: Summary, *, verbose: bool) -> None:
     not_killed = [r for r in summary.results if r.status != "killed"]
     if not_killed and not verbose:
         print("Not killed:")
         for result in not_killed:
             _show(result)
-            print(f"           {' '.join(result.rules)}: {MUTANTS[result.mutant].description}")
+            print(f"           {' '.join(result.rules)}: {result.description}")
     by_rule = summary.by_rule()
     surviving_rules = {rule: [r.mutant for r in results if r.status != "killed"]
                        for rule, results in by_rule.items()}
@@ -185,7 +189,7 @@ def _report(summary: object, *, verbose: bool) -> None:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from conformance.mutants.run import FORMAT, compare
+    from conformance.mutation import FORMAT, compare
 
     documents = []
     for path in (args.before, args.after):

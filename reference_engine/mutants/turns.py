@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine import combat, triggers
 from reference_engine.editions import Game2004, GameModern
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 
 # -- turn structure (300) ----------------------------------------------------------------------
 

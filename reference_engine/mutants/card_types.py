@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine import combat, editions, layers, legality
 from reference_engine.actions import Action
 from reference_engine.cards import choices, common
@@ -15,6 +13,8 @@ from reference_engine.constants import BATTLEFIELD, GRAVEYARD, MAIN_STEPS, STACK
 from reference_engine.editions import Game2004, GameModern
 from reference_engine.events import Cast
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 from reference_engine.objects import AbilitySpec, Decision, GameObject, StackItem
 
 # The condition of sorcery timing, as Game.cast_timing_refusals spells it for spells and

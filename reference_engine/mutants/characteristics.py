@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine import layers
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 from reference_engine.objects import StackItem
 
 # -- 200: Oracle wording, ownership of abilities, what a type named in text refers to -----------

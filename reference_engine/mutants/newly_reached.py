@@ -4,11 +4,11 @@ Giant (cr2004 202.2a), Vanishing (cr2004 217.8d), Nurgle's Rot (modern 400.7f), 
 
 from __future__ import annotations
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine.cards import newly_reached as cards
 from reference_engine.editions import Game2004
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 
 
 @mutant("delayed-destroy-needs-a-creature", "cr2004:202.2a",

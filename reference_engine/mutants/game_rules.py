@@ -6,8 +6,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Generator
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine import combat, decks, legality, mana
 from reference_engine.actions import Action
 from reference_engine.cards import choices, common, core
@@ -15,6 +13,8 @@ from reference_engine.constants import BATTLEFIELD, HAND, PERMANENT_TYPES
 from reference_engine.editions import Game2004
 from reference_engine.game import Game
 from reference_engine.mana import cost_of
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 from reference_engine.objects import Decision
 from reference_engine.setup import _Builder
 

@@ -1,9 +1,15 @@
-"""Running cases against mutants: which case runs fail under each one.
+"""Scoring cases against a mutant set: which case runs fail under each mutant.
+
+A *mutant set* belongs to an engine (its row of ``conformance.engines`` names it, e.g. the
+reference engine's ``reference_engine.mutants``) and is loaded by name, like the engine: the
+harness imports no engine. It is a module with ``MUTANTS`` (id -> a mutant with ``id``,
+``rules``, ``description`` and ``audit``) and ``applied(id)``, a context manager that breaks
+the engine in this process for its duration.
 
 Each mutant runs in a process of its own, forked from this one (spawned where fork is not
-available): the mutant patches that process's reference engine, which runs the cases in
-process, and nothing of it reaches the next mutant. A mutant is *killed* when a case run ends
-as ``fail`` under it: a check that held on the unmutated engine does not hold. Errors,
+available): the mutant patches that process's engine, which runs the cases in process, and
+nothing of it reaches the next mutant. A mutant is *killed* when a case run ends as ``fail``
+under it: a check that held on the unmutated engine does not hold. Errors,
 crashes and timeouts also show that the mutant changed something, but not that a case checks
 the rule, so they are reported apart and kill nothing. By default a mutant's runs stop at its
 first killing failure, trying first the cases that cite the rules it breaks; ``every`` runs
@@ -12,15 +18,17 @@ them all (which cases kill which mutant).
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import multiprocessing
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol, cast
 
 from conformance.case import Case
-from conformance.mutants.registry import MUTANTS, applied
 from conformance.runner import RunOptions, run_case
 
 UNMUTATED = "none"
@@ -33,6 +41,67 @@ OTHER_KILLS = frozenset(("error", "crash", "timeout"))
 Run = tuple[Case, str]  # a case and the edition it runs under
 
 
+class Mutant(Protocol):
+    """One mutant of a set, as the harness reads it."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def rules(self) -> tuple[str, ...]: ...  # the rules it breaks, as cases cite them
+    @property
+    def description(self) -> str: ...
+    @property
+    def audit(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class MutantSet:
+    """An engine's mutants, loaded by the name of the module that registers them."""
+
+    name: str  # the module, e.g. reference_engine.mutants
+    engine: str  # the --engine value of the engine they break, run in this process
+    mutants: Mapping[str, Mutant]
+    applied: Callable[[str], AbstractContextManager[object]]
+
+    @classmethod
+    def load(cls, name: str, engine: str) -> MutantSet:
+        """Import the module ``name`` (``MUTANTS`` and ``applied``, see the module doc)."""
+        module = importlib.import_module(name)
+        try:
+            mutants, applied = module.MUTANTS, module.applied
+        except AttributeError as exc:
+            raise ValueError(f"{name} is not a mutant set: it has no {exc.name}") from None
+        return cls(name, engine, cast("Mapping[str, Mutant]", mutants),
+                   cast("Callable[[str], AbstractContextManager[object]]", applied))
+
+    def __contains__(self, mutant_id: object) -> bool:
+        return mutant_id in self.mutants
+
+    def __getitem__(self, mutant_id: str) -> Mutant:
+        return self.mutants[mutant_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.mutants)
+
+    def mutated(self, mutant_id: str) -> AbstractContextManager[object]:
+        """The engine broken by this mutant (``none``: as it is)."""
+        if mutant_id == UNMUTATED:
+            return contextlib.nullcontext()
+        return self.applied(mutant_id)
+
+    def result(self, mutant_id: str, status: str, **fields: Any) -> MutantResult:
+        """A result of this set's mutant, carrying what it breaks and says of itself."""
+        return self.described(MutantResult(mutant_id, status, **fields))
+
+    def described(self, result: MutantResult) -> MutantResult:
+        """``result`` with what its mutant breaks and says of itself (none: not of the set)."""
+        definition = self.mutants.get(result.mutant)
+        if definition is None:
+            return result
+        return replace(result, rules=definition.rules, description=definition.description,
+                       audit=definition.audit)
+
+
 @dataclass(frozen=True)
 class MutantResult:
     mutant: str
@@ -42,20 +111,18 @@ class MutantResult:
     runs: int = 0
     seconds: float = 0.0
     message: str = ""
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        return MUTANTS[self.mutant].rules if self.mutant in MUTANTS else ()
+    rules: tuple[str, ...] = ()  # the rules the mutant breaks (none: not of the set)
+    description: str | None = None
+    audit: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        definition = MUTANTS.get(self.mutant)
         out: dict[str, Any] = {"status": self.status, "rules": list(self.rules),
                                "killed_by": list(self.killed_by), "runs": self.runs,
                                "seconds": round(self.seconds, 2)}
-        if definition is not None:
-            out["description"] = definition.description
-            if definition.audit:
-                out["audit"] = definition.audit
+        if self.description is not None:
+            out["description"] = self.description
+            if self.audit:
+                out["audit"] = self.audit
         if self.other:
             out["other"] = list(self.other)
         if self.message:
@@ -68,14 +135,14 @@ def runs_of(cases: Iterable[Case], editions: Sequence[str]) -> list[Run]:
             if edition in editions]
 
 
-def ordered_for(mutant_id: str, runs: Sequence[Run]) -> list[Run]:
+def ordered_for(mutants: MutantSet, mutant_id: str, runs: Sequence[Run]) -> list[Run]:
     """The runs, those citing a rule the mutant breaks first: they are the likeliest to kill
     it."""
-    rules = set(MUTANTS[mutant_id].rules) if mutant_id in MUTANTS else set()
+    rules = set(mutants[mutant_id].rules) if mutant_id in mutants else set()
     return sorted(runs, key=lambda run: not rules & set(run[0].rules))
 
 
-def run_here(mutant_id: str, runs: Sequence[Run], *, every: bool,
+def run_here(mutants: MutantSet, mutant_id: str, runs: Sequence[Run], *, every: bool,
              case_timeout: float) -> MutantResult:
     """Run ``runs`` in this process with the mutant applied (``none``: unmutated)."""
     from conformance.adapters import EngineSpec
@@ -86,12 +153,12 @@ def run_here(mutant_id: str, runs: Sequence[Run], *, every: bool,
     other: list[str] = []
     done = 0
     options = RunOptions(case_timeout=case_timeout or None)
-    with _mutated(mutant_id):
+    with mutants.mutated(mutant_id):
         # Restarts are free: a mutant that crashes the engine still has every case run.
-        session = EngineSession(EngineSpec.parse("reference"), max_restarts=1_000_000)
+        session = EngineSession(EngineSpec.parse(mutants.engine), max_restarts=1_000_000)
         session.start()
         try:
-            for case, edition in ordered_for(mutant_id, runs):
+            for case, edition in ordered_for(mutants, mutant_id, runs):
                 outcome = run_case(case, edition, session, options)
                 done += 1
                 where = f"{edition}::{case.id}"
@@ -103,16 +170,9 @@ def run_here(mutant_id: str, runs: Sequence[Run], *, every: bool,
                     other.append(where)
         finally:
             session.close()
-    return MutantResult(mutant_id, "killed" if killed else "survived", tuple(sorted(killed)),
-                        tuple(sorted(other)), done, time.monotonic() - started)
-
-
-def _mutated(mutant_id: str) -> Any:
-    if mutant_id == UNMUTATED:
-        import contextlib
-
-        return contextlib.nullcontext()
-    return applied(mutant_id)
+    return mutants.result(mutant_id, "killed" if killed else "survived",
+                          killed_by=tuple(sorted(killed)), other=tuple(sorted(other)),
+                          runs=done, seconds=time.monotonic() - started)
 
 
 # ---- one process per mutant ----
@@ -120,12 +180,12 @@ def _mutated(mutant_id: str) -> Any:
 _RUNS: list[Run] = []  # what forked children run (inherited, not pickled)
 
 
-def _child(mutant_id: str, runs: list[Run] | None, every: bool, case_timeout: float,
-           conn: Connection) -> None:
+def _child(set_name: str, engine: str, mutant_id: str, runs: list[Run] | None, every: bool,
+           case_timeout: float, conn: Connection) -> None:
     try:
-        result = run_here(mutant_id, runs if runs is not None else _RUNS, every=every,
-                          case_timeout=case_timeout)
-        conn.send(result)
+        mutants = MutantSet.load(set_name, engine)  # forked: imported already
+        conn.send(run_here(mutants, mutant_id, runs if runs is not None else _RUNS,
+                           every=every, case_timeout=case_timeout))
     except BaseException as exc:  # the child reports whatever stopped it
         conn.send(MutantResult(mutant_id, "error",
                                message=f"{type(exc).__name__}: {exc}"[:500]))
@@ -133,8 +193,8 @@ def _child(mutant_id: str, runs: list[Run] | None, every: bool, case_timeout: fl
         conn.close()
 
 
-def run_mutants(mutant_ids: Sequence[str], runs: Sequence[Run], *, jobs: int = 2,
-                every: bool = False, case_timeout: float = 5.0,
+def run_mutants(mutants: MutantSet, mutant_ids: Sequence[str], runs: Sequence[Run], *,
+                jobs: int = 2, every: bool = False, case_timeout: float = 5.0,
                 progress: Callable[[MutantResult], None] | None = None) -> list[MutantResult]:
     """Each mutant in a process of its own, ``jobs`` at a time; results in the given order."""
     methods = multiprocessing.get_all_start_methods()
@@ -147,6 +207,7 @@ def run_mutants(mutant_ids: Sequence[str], runs: Sequence[Run], *, jobs: int = 2
     results: dict[str, MutantResult] = {}
 
     def finish(mutant_id: str, result: MutantResult) -> None:
+        result = mutants.described(result)
         results[mutant_id] = result
         if progress is not None:
             progress(result)
@@ -156,8 +217,9 @@ def run_mutants(mutant_ids: Sequence[str], runs: Sequence[Run], *, jobs: int = 2
             mutant_id = pending.pop(0)
             parent, child = context.Pipe(duplex=False)
             process = context.Process(
-                target=_child, args=(mutant_id, None if forked else list(runs), every,
-                                     case_timeout, child), daemon=True)
+                target=_child, args=(mutants.name, mutants.engine, mutant_id,
+                                     None if forked else list(runs), every, case_timeout,
+                                     child), daemon=True)
             process.start()
             child.close()
             active[mutant_id] = (process, parent, time.monotonic())
@@ -167,13 +229,13 @@ def run_mutants(mutant_ids: Sequence[str], runs: Sequence[Run], *, jobs: int = 2
                 try:
                     result = conn.recv()
                 except EOFError:
-                    result = MutantResult(mutant_id, "error", message=_died(process))
+                    result = mutants.result(mutant_id, "error", message=_died(process))
             elif not process.is_alive():
-                result = MutantResult(mutant_id, "error", message=_died(process))
+                result = mutants.result(mutant_id, "error", message=_died(process))
             elif time.monotonic() - started > MUTANT_TIMEOUT:
                 process.kill()
-                result = MutantResult(mutant_id, "error",
-                                      message=f"took more than {MUTANT_TIMEOUT:g}s")
+                result = mutants.result(mutant_id, "error",
+                                        message=f"took more than {MUTANT_TIMEOUT:g}s")
             if result is not None:
                 process.join(timeout=5)
                 conn.close()

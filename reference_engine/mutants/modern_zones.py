@@ -3,13 +3,13 @@ ante and command (modern 402-408)."""
 
 from __future__ import annotations
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine import decks, layers, observation, setup, triggers
 from reference_engine.cards import continuous as continuous_cards
 from reference_engine.cards import zones as zone_cards
 from reference_engine.constants import ANTE, EXILE, LIBRARY, OUTSIDE
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 from reference_engine.objects import GameObject
 from reference_engine.registry import implementation
 

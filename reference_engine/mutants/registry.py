@@ -2,7 +2,7 @@
 an engine author would most likely get it wrong (an off-by-one, the wrong player, the
 controller for the owner, a check left out).
 
-A mutant patches the engine in this process (:mod:`conformance.mutants.patching`) and is
+A mutant patches the engine in this process (:mod:`reference_engine.mutants.patching`) and is
 undone on exit of :func:`applied`. ``audit`` names the mutant or finding of the rules judge's
 case audit that the mutant reproduces.
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from conformance.mutants.patching import Patcher
+from reference_engine.mutants.patching import Patcher
 
 Apply = Callable[[Patcher], None]
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -1,7 +1,8 @@
-"""How much the fuzzer finds alone: fuzz each mutant of the reference engine (conformance/mutants)
-for a few seconds and count those it kills (any finding: the unmutated engine has none).
+"""Scoring the fuzzer against a mutant set (as ``conformance.mutation`` scores the cases): fuzz
+each mutant of the reference engine (reference_engine/mutants) for a few seconds and count
+those it kills (any finding: the unmutated engine has none).
 
-    python -m fuzz.mutants [--seconds 30] [--sample N] [--seed S] [-j 2] [--json FILE]
+    python -m fuzz.mutation [--seconds 30] [--sample N] [--seed S] [-j 2] [--json FILE]
                            [--differential]
 
 With ``--differential`` each game is also played on the unmutated engine in a process of its
@@ -24,24 +25,32 @@ from pathlib import Path
 from typing import Any
 
 UNMUTATED = "cmd:python -m reference_engine.serve"
+#: the reference engine's mutant set, loaded by name
+MUTANT_SET = "reference_engine.mutants"
+
+
+def _mutants() -> Any:
+    from conformance.mutation import MutantSet
+
+    return MutantSet.load(MUTANT_SET, "reference")
 
 
 def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:
-    from conformance.mutants import MUTANTS, applied
     from fuzz.campaign import PROFILES, Campaign
     from fuzz.machine import FuzzConfig, close_sessions
 
     mutant_id, seconds, seed_value, differential = args
-    mutant = MUTANTS[mutant_id]
+    mutants = _mutants()
+    mutant = mutants[mutant_id]
     editions = sorted({rule.split(":", 1)[0] for rule in mutant.rules})
     begin = time.monotonic()
     found: list[dict[str, Any]] = []
-    with applied(mutant_id):
+    with mutants.applied(mutant_id):
         for edition in editions:
             close_sessions()
             # Directed by the mutant's rules, as `mtgconf fuzz --rules` would be: the decks
             # hold the cards that serve them. Nothing else of the mutant is known.
-            config = FuzzConfig("reference", edition,
+            config = FuzzConfig(mutants.engine, edition,
                                 against=UNMUTATED if differential else None,
                                 rules=mutant.rules)
             campaign = Campaign(config, PROFILES["dev"],
@@ -58,9 +67,7 @@ def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from conformance.mutants import MUTANTS
-
-    parser = argparse.ArgumentParser(prog="python -m fuzz.mutants", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m fuzz.mutation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--sample", type=int, help="A random sample of this many mutants")
@@ -70,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--differential", action="store_true",
                         help="Compare with the unmutated engine too")
     args = parser.parse_args(argv)
-    chosen = sorted(MUTANTS)
+    chosen = sorted(_mutants())
     if args.sample:
         chosen = sorted(random.Random(args.seed).sample(chosen, min(args.sample, len(chosen))))
     context = multiprocessing.get_context("fork")

@@ -7,8 +7,6 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import Any
 
-from conformance.mutants.patching import Patcher
-from conformance.mutants.registry import mutant
 from reference_engine import layers, observation, triggers
 from reference_engine import setup as setup_module
 from reference_engine.actions import Action
@@ -18,6 +16,8 @@ from reference_engine.constants import BATTLEFIELD, GRAVEYARD, LIBRARY
 from reference_engine.editions import Game2004, GameModern
 from reference_engine.events import Activate
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
+from reference_engine.mutants.registry import mutant
 from reference_engine.objects import CardAPI, Decision, GameObject, StackItem
 from reference_engine.registry import implementation
 
