@@ -25,14 +25,16 @@ from pathlib import Path
 from typing import Any
 
 UNMUTATED = "cmd:python -m reference_engine.serve"
-#: the reference engine's mutant set, loaded by name
-MUTANT_SET = "reference_engine.mutants"
 
 
 def _mutants() -> Any:
+    """The reference engine's mutant set, by the name its row of the registry gives."""
+    from conformance.engines import named
     from conformance.mutation import MutantSet
 
-    return MutantSet.load(MUTANT_SET, "reference")
+    row = named("reference")
+    assert row is not None and row.mutants is not None
+    return MutantSet.load(row.mutants, row.name)
 
 
 def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:

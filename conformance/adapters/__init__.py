@@ -1,9 +1,8 @@
 """Engine adapters: how an ``--engine`` value becomes a transport carrying protocol messages.
 
-* ``reference``: the bundled reference engine, in-process
-  (``py:reference_engine.engine:ReferenceEngine``);
-* a name of ``conformance.engines.NAMED`` (``phase``, ``python-mtg``): a third-party engine
-  through the project's adapter for it, in-process (installed by a pip extra);
+* a name of the registry ``conformance.engines`` (``reference``, the bundled reference engine;
+  ``phase``, ``python-mtg``, third-party engines through the project's adapters, installed by
+  pip extras; any row a distribution adds): that engine, in-process;
 * ``py:MODULE:CLASS``: any in-process Python engine;
 * ``cmd:COMMAND``: a process speaking JSON lines on stdin/stdout.
 
@@ -19,9 +18,10 @@ import shlex
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from conformance.engines import REFERENCE_TARGET, NamedEngine, named
 from conformance.errors import BadEngineSpec, EngineNotInstalled
 
-REFERENCE = "py:reference_engine.engine:ReferenceEngine"
+REFERENCE = f"py:{REFERENCE_TARGET}"
 _PY = re.compile(r"^py:(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*)$")
 
 
@@ -57,13 +57,10 @@ class EngineSpec:
 
     @classmethod
     def parse(cls, text: str) -> EngineSpec:
-        from conformance.engines import NAMED
-
         text = text.strip()
-        if text == "reference":
-            return cls(text, "py", REFERENCE.removeprefix("py:"))
-        if text in NAMED:
-            return cls(text, "py", NAMED[text].target)
+        row = _named(text)
+        if row is not None:
+            return cls(text, "py", row.target)
         if text.startswith("py:"):
             if not _PY.match(text):
                 raise BadEngineSpec(text, "expected py:MODULE:CLASS, e.g. py:my_engine:Engine")
@@ -87,15 +84,21 @@ class EngineSpec:
     def transport(self, *, stderr_limit: int = 8192) -> Transport:
         if self.kind == "py":
             from conformance.adapters.inprocess import InProcessTransport
-            from conformance.engines import NAMED
 
-            named = NAMED.get(self.text)
-            if named is not None and not named.installed():
-                raise EngineNotInstalled(self.text, f"{named.package} is not installed: "
-                                         f"{named.install}")
+            row = _named(self.text)
+            if row is not None and not row.installed():
+                raise EngineNotInstalled(self.text, f"{row.package or row.requires} is not "
+                                         f"installed: {row.install}")
 
             module, _, attr = self.target.partition(":")
             return InProcessTransport(self.text, module, attr)
         from conformance.adapters.process import ProcessTransport
 
         return ProcessTransport(self.text, shlex.split(self.target), stderr_limit=stderr_limit)
+
+
+def _named(text: str) -> NamedEngine | None:
+    try:
+        return named(text)
+    except ValueError as exc:  # a distribution's broken entry point
+        raise BadEngineSpec(text, str(exc)) from None

@@ -19,14 +19,28 @@ if TYPE_CHECKING:
     from conformance.mutation import MutantResult, MutantSet, Summary
 
 SHOWN_KILLERS = 3
-#: the reference engine's mutant set, loaded by name (conformance.mutation)
-MUTANT_SET = "reference_engine.mutants"
 
 
-def _mutants() -> MutantSet:
+def _mutants(engine: str) -> MutantSet:
+    """The mutant set of a named engine (its row of ``conformance.engines``)."""
+    from conformance.engines import named
     from conformance.mutation import MutantSet
 
-    return MutantSet.load(MUTANT_SET, "reference")
+    try:
+        row = named(engine)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if row is None:
+        raise UsageError(f"--engine {engine}: no named engine of that name")
+    if row.mutants is None:
+        raise UsageError(f"--engine {engine}: the engine has no mutant set")
+    return MutantSet.load(row.mutants, row.name)
+
+
+def _add_engine(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", default="reference", metavar="NAME",
+                        help="A named engine with a mutant set (default: reference, the "
+                        "reference engine's)")
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -45,6 +59,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     listing = sub.add_parser("list", help="The mutants and the rules they break")
     listing.add_argument("--rules", action="append", default=[], metavar="GLOB",
                          help="Only mutants breaking a rule matching GLOB (repeatable)")
+    _add_engine(listing)
     listing.set_defaults(handler=_list)
 
     run = sub.add_parser(
@@ -73,6 +88,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     run.add_argument("--json", type=Path, metavar="FILE", help="Write the results as JSON")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="Every mutant, killed or not, with its killing cases")
+    _add_engine(run)
     run.set_defaults(handler=_run)
 
     compare = sub.add_parser(
@@ -103,7 +119,7 @@ def _selected(mutants: MutantSet, ids: list[str], globs: list[str]) -> list[str]
 
 
 def _list(args: argparse.Namespace) -> int:
-    mutants = _mutants()
+    mutants = _mutants(args.engine)
     for mutant_id in _selected(mutants, [], args.rules):
         mutant = mutants[mutant_id]
         audit = f" (audit {mutant.audit})" if mutant.audit else ""
@@ -116,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
     from conformance.mutation import UNMUTATED, Summary, run_here, run_mutants, runs_of
     from conformance.settings import BUNDLED_CASES
 
-    mutants = _mutants()
+    mutants = _mutants(args.engine)
     chosen = _selected(mutants, args.mutant, args.rules)
     if args.no_bundled and not args.cases:
         raise UsageError("--no-bundled needs at least one --cases folder")

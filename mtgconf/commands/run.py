@@ -91,8 +91,9 @@ def add_engine_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine", default="reference", metavar="ENGINE",
         help="The engine: reference (the bundled one, default), a named third-party engine "
-        "(phase, python-mtg; installed with pip extras), py:MODULE:CLASS (a Python engine in "
-        "this process) or cmd:COMMAND (a process speaking the protocol on stdio)")
+        "(phase, python-mtg: installed with pip extras; or one a package names through the "
+        "entry-point group mtgconf.engines), py:MODULE:CLASS (a Python engine in this "
+        "process) or cmd:COMMAND (a process speaking the protocol on stdio)")
 
 
 def _jobs(value: str) -> str:
