@@ -145,8 +145,8 @@ def ordered_for(mutants: MutantSet, mutant_id: str, runs: Sequence[Run]) -> list
 def run_here(mutants: MutantSet, mutant_id: str, runs: Sequence[Run], *, every: bool,
              case_timeout: float) -> MutantResult:
     """Run ``runs`` in this process with the mutant applied (``none``: unmutated)."""
-    from conformance.adapters import EngineSpec
     from conformance.session import EngineSession
+    from conformance.transports import EngineSpec
 
     started = time.monotonic()
     killed: list[str] = []

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters import EngineSpec
 from conformance.errors import EngineRejected
 from conformance.exitcodes import ExitCode
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
 from mtgconf import main
 from reference_engine.engine import ReferenceEngine
 

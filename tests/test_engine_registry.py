@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters import EngineSpec
 from conformance.engines import BUILT_IN, GROUP, NamedEngine, named, registry
 from conformance.errors import BadEngineSpec
 from conformance.expectations import Expectations
 from conformance.lint import load_checked
 from conformance.settings import BUNDLED_CASES
+from conformance.transports import EngineSpec
 from mtgconf import main
 
 #: the module of the fake distribution: a row as a mapping, one as a NamedEngine that

@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from conformance.adapters import REFERENCE, EngineSpec
 from conformance.errors import SetupError
 from conformance.session import EngineSession
+from conformance.transports import REFERENCE, EngineSpec
 from mtgconf.bench import fuzzing, play, suite
 from mtgconf.bench.baseline import kilo_units_per_second
 from mtgconf.bench.figures import (

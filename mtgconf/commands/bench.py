@@ -99,8 +99,8 @@ def command_of(args: argparse.Namespace) -> str:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from conformance.adapters import EngineSpec
     from conformance.errors import BadEngineSpec
+    from conformance.transports import EngineSpec
     from mtgconf.bench import Bench, Plan
     from mtgconf.bench.render import markdown, table
     from mtgconf.commands.run import start_engine

@@ -68,7 +68,7 @@ def _coverage(args: argparse.Namespace) -> int:
 
 def _print(report: object, corpus: Corpus, *, listing: bool) -> None:
     from conformance.coverage import Coverage
-    from conformance.report import section_title
+    from conformance.resultsfile import section_title
 
     assert isinstance(report, Coverage)
     print(f"{'edition':<8}{'sect':<6}{'title':<42}{'rules':>6}{'cover':>7}{'shown':>7}"

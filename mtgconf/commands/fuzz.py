@@ -92,7 +92,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    from conformance.adapters import EngineSpec
+    from conformance.transports import EngineSpec
     from fuzz.campaign import PROFILES, run_campaigns
     from fuzz.machine import FuzzConfig, check_config, close_sessions, invariants_named
     from mtgconf.commands.run import start_engine

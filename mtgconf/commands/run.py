@@ -133,8 +133,8 @@ def start_engine(text: str, *, validate: bool = False) -> Any:
 
     :raises BadEngineSpec: (exit 2) :raises SetupError: (exit 3)
     """
-    from conformance.adapters import EngineSpec
     from conformance.session import EngineSession
+    from conformance.transports import EngineSpec
 
     session = EngineSession(EngineSpec.parse(text), validate=validate)
     session.start()
@@ -167,10 +167,10 @@ def settings_of(args: argparse.Namespace) -> settings.Settings:
 def _run(args: argparse.Namespace) -> int:
     import pytest
 
-    from conformance.adapters import EngineSpec
     from conformance.collect import RunContext
     from conformance.expectations import Expectations
     from conformance.lint import load_checked
+    from conformance.transports import EngineSpec
 
     EngineSpec.parse(args.engine)  # a bad spec is a usage error, before anything else
     if args.no_bundled and not args.cases:
@@ -296,7 +296,6 @@ def coverage_document(cases: Any) -> dict[str, Any]:
 def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) -> int:
     """Print what went wrong (each with the command that reruns it), what blocked the
     skipped cases, the results per section and the verdict; the run's exit status."""
-    from conformance.report import sections
     from conformance.verdict import blocker_counts, judge
     from spec.corpus import Corpus
 
@@ -321,7 +320,7 @@ def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) ->
             print(f"        and {len(blocked) - SKIPS_SHOWN} more (every skip's reason is in "
                   f"{run.results})")
         print()
-    rows = sections(results, Corpus.load())
+    rows = results.sections(Corpus.load())
     if rows:
         print("By section:")
         width = min(max(len(r["title"]) for r in rows), 50)

@@ -1,4 +1,4 @@
-"""Engine adapters: how an ``--engine`` value becomes a transport carrying protocol messages.
+"""Transports: how an ``--engine`` value becomes a transport carrying protocol messages.
 
 * a name of the registry ``conformance.engines`` (``reference``, the bundled reference engine;
   ``phase``, ``python-mtg``, third-party engines through the project's adapters, installed by
@@ -83,7 +83,7 @@ class EngineSpec:
 
     def transport(self, *, stderr_limit: int = 8192) -> Transport:
         if self.kind == "py":
-            from conformance.adapters.inprocess import InProcessTransport
+            from conformance.transports.inprocess import InProcessTransport
 
             row = _named(self.text)
             if row is not None and not row.installed():
@@ -92,7 +92,7 @@ class EngineSpec:
 
             module, _, attr = self.target.partition(":")
             return InProcessTransport(self.text, module, attr)
-        from conformance.adapters.process import ProcessTransport
+        from conformance.transports.process import ProcessTransport
 
         return ProcessTransport(self.text, shlex.split(self.target), stderr_limit=stderr_limit)
 

@@ -1,4 +1,4 @@
-"""Adapters and sessions: engine specs, both transports, the handshake, restarts."""
+"""Transports and sessions: engine specs, both transports, the handshake, restarts."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters import REFERENCE, EngineSpec
-from conformance.adapters.process import LineReader
 from conformance.client import EngineClient
 from conformance.errors import (
     BadEngineSpec,
@@ -27,6 +25,8 @@ from conformance.errors import (
 )
 from conformance.protocol import NewGame, Observe
 from conformance.session import EngineBroken, EngineSession
+from conformance.transports import REFERENCE, EngineSpec
+from conformance.transports.process import LineReader
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 SCRIPTABLE = f"cmd:{sys.executable} {FAKES / 'scriptable.py'}"
