@@ -148,3 +148,18 @@ def test_the_reader_sees_every_kind_of_import(tmp_path: Path, monkeypatch: pytes
     assert sorted(found) == [(1, "typing"), (3, "fuzz.machine"), (5, "reports"),
                              (6, "conformance.session"), (7, "conformance.sub"),
                              (8, "mtgconf.commands"), (9, "reference_engine")]
+
+
+def test_the_architecture_page_states_this_flow():
+    """docs/architecture.md shows the allowed imports as this test enforces them."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = page.split("## The allowed imports", 1)[1].split("```")[1]
+    stated: dict[str, frozenset[str]] = {}
+    for line in block.strip().splitlines():
+        package, _, targets = (part.strip() for part in line.partition("->"))
+        stated[package] = frozenset() if targets == "nothing of ours" else frozenset(
+            t.strip() for t in targets.split(","))
+    assert stated == ALLOWED
+    tree = page.split("## The tree", 1)[1].split("```")[1]
+    assert {line.split("/")[0] for line in tree.splitlines()
+            if line and not line.startswith(" ")} >= set(PACKAGES)
