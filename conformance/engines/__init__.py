@@ -89,9 +89,6 @@ class Registry:
     #: names whose entry point could not be loaded, with why (an error when asked for)
     broken: Mapping[str, str]
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.rows or name in self.broken
-
     def get(self, name: str) -> NamedEngine | None:
         """The row named ``name``; ``None`` if there is none. Raises ``ValueError`` when a
         distribution's entry point of that name is broken."""
