@@ -61,9 +61,6 @@ class Game2004(Game):
     pool_empties_each_step: ClassVar[bool] = False
     mana_burn: ClassVar[bool] = True
     combat_damage_uses_stack: ClassVar[bool] = True
-    #: 2004 310.2c: a blocked creature's damage is divided among its blockers as its
-    #: controller chooses; no damage assignment order (it came with the 2009 rules)
-    damage_assignment_order: ClassVar[bool] = False
     planeswalkers: ClassVar[bool] = False
     legend_creature_type: ClassVar[bool] = True
     counters_annihilate: ClassVar[bool] = False
@@ -167,7 +164,6 @@ class GameModern(Game):
     pool_empties_each_step: ClassVar[bool] = True
     mana_burn: ClassVar[bool] = False
     combat_damage_uses_stack: ClassVar[bool] = False
-    damage_assignment_order: ClassVar[bool] = True
     planeswalkers: ClassVar[bool] = True
     legend_creature_type: ClassVar[bool] = False
     counters_annihilate: ClassVar[bool] = True

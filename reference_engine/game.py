@@ -95,19 +95,7 @@ class Game(Legality, Combat):
         :raises IllegalActionError: the action is not legal now; nothing has changed.
         """
         self.check(action)
-        if action.pay_with is not None:
-            self.apply(self._canonical(action))
-            return
-        action = self._canonical(action)
-        decision = self.decision
-        if action.kind == "order_blockers" and decision is not None and (
-                action not in set(decision.options or ())):
-            # A whole order given at once: play it as one choice per blocker.
-            so_far = len((decision.data or {}).get("so_far", ()))
-            for end in range(so_far + 1, len(action.order)):
-                self.apply(action._replace(order=action.order[:end]))
-            return
-        self.apply(action)
+        self.apply(self._canonical(action))
 
     def apply(self, action: Action) -> None:
         """Apply a legal action without checking it.

@@ -9,7 +9,7 @@ from typing import Any
 
 from conformance.mutants.patching import Patcher
 from conformance.mutants.registry import mutant
-from reference_engine import layers, observation, triggers
+from reference_engine import combat, layers, observation, triggers
 from reference_engine import setup as setup_module
 from reference_engine.actions import Action
 from reference_engine.cards import choices, loop
@@ -194,6 +194,18 @@ def _damage_no_stack(p: Patcher) -> None:
         "Modern combat damage goes on the stack, as in 2004.")
 def _damage_stack(p: Patcher) -> None:
     p.set(GameModern, "combat_damage_uses_stack", True)
+
+
+@mutant("damage-assignment-order-modern", "modern:405.6e",
+        "Modern combat damage keeps the damage assignment order of the rules before "
+        "2024-11-08 (the blockers as declared): no damage to a blocker before every one "
+        "ahead of it has lethal damage.")
+def _damage_order(p: Patcher) -> None:
+    p.source(combat.Combat._combat_damage, (
+        "damage_divisions(power, lethal, trample)]",
+        "damage_divisions(power, lethal, trample) if self.combat_damage_uses_stack or all("
+        "not amounts[i] or all(amounts[j] >= lethal[j] for j in range(i)) "
+        "for i in range(len(lethal)))]"))
 
 
 @mutant("sba-only-with-empty-stack", "modern:405.6f",
