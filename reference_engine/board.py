@@ -369,8 +369,12 @@ class Board(Triggers):
         self._events.append(ev.Regenerate(obj.id))
         return True
 
-    def sacrifice(self, obj: GameObject) -> None:
-        if obj.zone == BATTLEFIELD:
+    def sacrifice(self, obj: GameObject, player: str) -> None:
+        """``player`` sacrifices ``obj``: only a permanent they control, and one that exists
+        (modern 701.21a, 2004 glossary "Sacrifice": sacrificing anything else does nothing; a
+        phased-out permanent is treated as though it did not exist, modern 702.26b; in 2004 it
+        is not in play)."""
+        if obj.zone == BATTLEFIELD and not obj.phased_out and obj.controller == player:
             self.move(obj, GRAVEYARD, cause="sacrifice")
 
     def return_to_hand(self, target: int) -> None:

@@ -712,7 +712,7 @@ class Game(Legality, Combat):
             for card in list(self.players[action.player].hand):
                 self.move(card, GRAVEYARD, cause="discard")
         if spec.sacrifice:
-            self.sacrifice(obj)
+            self.sacrifice(obj, action.player)
         if spec.produces is not None or spec.any_color:
             # A mana ability resolves at once, without the stack (405.6c).
             if spec.any_color:
