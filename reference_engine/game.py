@@ -264,8 +264,12 @@ class Game(Legality, Combat):
             if not (acted or self.triggered):
                 return
             # State-based actions were performed or abilities triggered: players get priority,
-            # then a new cleanup step (2004 314.3; modern 514.3a, outside the seeds).
+            # then a new cleanup step (2004 314.3; modern 514.3a, outside the seeds). This one
+            # ends first: modern, its unused mana empties (500.5, 703.4q); 2004, the phase
+            # goes on and the mana stays (300.3).
             yield from self._priority_round()
+            self._end_step(CLEANUP, ends_phase=False)
+            self._events.append(ev.Step(self.turn, CLEANUP))
 
     # -- priority, state-based actions and the stack -----------------------------------------------
 
