@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any, ClassVar
 
 from reference_engine import events as ev
@@ -71,13 +71,17 @@ class Result:
 
 
 class Shield:
-    """A prevention shield: the next damage ``source`` would deal to ``player`` this turn."""
+    """A prevention shield: the next damage ``source`` would deal to ``player`` this turn, if
+    the source still has the property it was chosen for (``matches``, asked of its
+    characteristics as the damage would be dealt: modern 609.7b, 615.9); None: any."""
 
-    __slots__ = ("player", "source")
+    __slots__ = ("matches", "player", "source")
 
-    def __init__(self, player: str, source: int) -> None:
+    def __init__(self, player: str, source: int,
+                 matches: Callable[[Chars], bool] | None = None) -> None:
         self.player = player
         self.source = source
+        self.matches = matches
 
 
 #: the flags in which the editions differ, each set by every edition (see GameState)
