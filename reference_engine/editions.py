@@ -231,8 +231,14 @@ class GameModern(Game):
     def phase_out(self, obj: GameObject) -> None:
         """Modern phasing is a status: the permanent stays on the battlefield but is treated
         as though it did not exist; what is attached to it phases out with it, indirectly
-        (702.26, outside the seeds)."""
+        (702.26, outside the seeds). A permanent already phased out is affected by nothing
+        (702.26b): it does not phase out again (no second event), and what is attached to it
+        and phased out on its own stays as it was, not swept along indirectly (702.26g)."""
+        if obj.phased_out:
+            return
         for item in _with_attachments(self.battlefield, obj):
+            if item.phased_out:
+                continue
             item.attacking, item.blocking = False, None  # removed from combat (506.4)
             item.phased_out = True
             item.phased_with = None if item is obj else obj.id
