@@ -455,8 +455,8 @@ class AddsOwnFields(Shim):
 
 
 class OwnWords(Shim):
-    """Words its rejections (reason and message) and the game's end (result.reason) in its
-    own vocabulary."""
+    """Words its rejections (reason and message), the game's end (result.reason) and its
+    abilities' text (a trigger's text, an event's what) in its own vocabulary."""
 
     def act(self, action: dict[str, Any]) -> None:
         try:
@@ -469,7 +469,16 @@ class OwnWords(Shim):
         result = observation["result"]
         if result["reason"] is not None:
             result["reason"] = f"game ended ({result['reason']})"
+        pending = observation.get("pending")
+        for trigger in (pending or {}).get("triggers") or ():
+            trigger["text"] = f"[{trigger['text']}]"
         return observation
+
+    def events_out(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for event in events:
+            if event["type"] in ("activate", "trigger", "trigger_removed"):
+                event["what"] = f"[{event['what']}]"
+        return events
 
 
 class ReseededRandomness(Shim):
