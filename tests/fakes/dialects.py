@@ -32,6 +32,7 @@ from conformance.protocol import PLAYERS
 from conformance.schemas import PROTOCOL_DIR
 from reference_engine.engine import CAPABILITIES, ReferenceEngine
 from reference_engine.errors import BadRequestError, IllegalActionError, UnsupportedError
+from spec.cardpool import activated_abilities
 
 # ---- the wrapper ------------------------------------------------------------------------------
 
@@ -47,13 +48,11 @@ class Shim:
 
     def __init__(self) -> None:
         self.inner = self.INNER()
-        self.edition = "modern"
 
     def hello(self, protocol: float = 1.1) -> dict[str, Any]:
         return self.declare(self.inner.hello(protocol))
 
     def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
-        self.edition = edition
         return self.started(self.inner.new_game(edition, self.setup_in(setup)), setup)
 
     def legal_actions(self) -> list[dict[str, Any]]:
@@ -541,7 +540,7 @@ class PayAuto(Shim):
 
 def _makes_mana(name: str) -> bool:
     card = card_of(name, {})
-    return card is not None and any(is_mana_ability(card, i) for i in range(8))
+    return card is not None and any(a.mana for a in activated_abilities(card))
 
 
 class HarnessKeepsHands(Shim):
