@@ -24,6 +24,7 @@ class AnnotationError(SpecError):
     def __init__(self, path: str, key: str | None, message: str) -> None:
         self.path = path
         self.key = key
+        self.message = message
         where = f"{path}: {key}" if key else path
         super().__init__(f"{where}: {message}")
 

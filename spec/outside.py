@@ -38,7 +38,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from spec import annotations, parser
+from spec import annotations as spec_annotations
+from spec import parser
 from spec.corpus import fold
 from spec.editions import INDEX_DIR, SPEC_DIR, Edition
 from spec.errors import AnnotationError, OutsideError
@@ -337,7 +338,7 @@ class _Compiler:
         if given is None:
             raise self.fail(entry, "testability: missing (a mapping with class)")
         try:
-            value = dict(annotations.check_testability(self.source.display, entry.id, given))
+            value = dict(spec_annotations.check_testability(self.source.display, entry.id, given))
         except AnnotationError as exc:
             raise self.fail(entry, exc.message) from None
         if value.get("reason") == "heading":
@@ -375,7 +376,8 @@ class _Compiler:
                             "names (each occurring in the gist)")
         folded = fold(gist)
         for term in terms:
-            if fold(term) not in folded:
+            # a whole word or phrase of the gist: "tapped" is not a term of "untapped"
+            if re.search(rf"(?<!\w){re.escape(fold(term))}(?!\w)", folded) is None:
                 raise self.fail(entry, f"terms: {term!r} does not occur in the gist (a key term "
                                 "is words of our gist)")
         return terms
