@@ -52,6 +52,7 @@ _ID = re.compile(r"^(\d{3})(?:\.(\d+)([a-z]?))?$")
 _TOC_SECTION = re.compile(r"^(\d{3})\. (\S.*)$")
 #: Sub-rule letters skip l and o (the Comprehensive Rules' own convention).
 _SKIPPED_LETTERS = frozenset("lo")
+_SECTION_FIELDS = frozenset({"title", "gist", "testability"})
 
 LinePath = tuple[str | int, ...]
 
@@ -110,6 +111,8 @@ def read(path: Path, display: str | None = None) -> Source:
     if errors:
         error = errors[0]
         at = tuple(error.path)
+        if _bad_id(error):    # a malformed id: name its own line
+            at = (str(error.instance),)
         key = str(at[0]) if at else None
         field = ".".join(str(p) for p in at[1:])
         message = _schema_message(error)
@@ -120,10 +123,13 @@ def read(path: Path, display: str | None = None) -> Source:
     return Source(path, display, text, entries)
 
 
+def _bad_id(error: jsonschema.ValidationError) -> bool:
+    return "propertyNames" in (error.validator, *error.schema_path)
+
+
 def _schema_message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "additionalProperties" and not error.path:
-        return ("not a rule id (expected NNN for a section, NNN.N or NNN.Nx for a rule): "
-                + error.message)
+    if _bad_id(error):
+        return "not a rule id (expected NNN for a section, NNN.N or NNN.Nx for a rule)"
     return error.message
 
 
@@ -275,6 +281,17 @@ class _Compiler:
     def _record(self, entry: Entry) -> dict[str, Any]:
         value = entry.value
         is_section = "." not in entry.id
+        extra = sorted(set(value) - _SECTION_FIELDS) if is_section else []
+        if extra:
+            raise self.fail(entry, f"a section has a title, a gist and nothing else (not "
+                            f"{', '.join(extra)})")
+        if is_section and "title" not in value:
+            raise self.fail(entry, "title: missing (a section's title as printed)")
+        if not is_section and "title" in value:
+            raise self.fail(entry, "title: only a section has one (a heading-only rule is kind: "
+                            "heading, its title in the gist)")
+        if is_section and not value["gist"].startswith("Section heading: "):
+            raise self.fail(entry, "gist: a section's gist starts \"Section heading: \"")
         kind = "section" if is_section else value.get("kind", "rule")
         section_id = entry.id.split(".")[0]
         if is_section:

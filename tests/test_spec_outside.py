@@ -177,7 +177,12 @@ def test_a_good_file_compiles(tmp_path, seeds):
      "508.1a: Additional properties are not allowed ('text' was unexpected)"),
     (("  testability: {class: engine}\n  terms: [declares", "  testability: {class: maybe}\n"
       "  terms: [declares"), 6, "508.1: testability.class: 'maybe' is not one of"),
-    (('"508.1a":', '"5o8.1a":'), 1, "not a rule id"),
+    (('"508.1a":', '"5o8.1a":'), 8, "5o8.1a: not a rule id"),
+    (("  title: Declare Attackers Step\n", ""), 1, "508: title: missing"),
+    (("  title: Declare Attackers Step\n", "  title: Declare Attackers Step\n  terms: [x1]\n"),
+     1, "a section has a title, a gist and nothing else (not terms)"),
+    (("  gist: The active player", "  title: Attackers\n  gist: The active player"), 4,
+     "title: only a section has one"),
     (('"508.1a":', '"508.1":'), 8, "508.1: given twice"),
     (('"508.1a":', '"400.1":'), 8, "400.1: is a rule of the modern seed"),
     (('"508.1a":', '"508.2a":'), 8, "its parent 508.2 is neither a record here nor a rule"),
