@@ -16,6 +16,8 @@ from reference_engine.errors import BadRequestError
 
 Target = int | str
 
+#: the protocol's action kinds (``order_blockers`` too, though no game of the engine asks it: it
+#: is refused as an illegal action, not as a malformed request)
 KINDS = frozenset((
     "pass", "concede", "keep", "mulligan", "play_land", "cast", "activate", "attack", "block",
     "done", "order_blockers", "discard", "choose",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from reference_engine import events as ev
@@ -31,6 +31,7 @@ from reference_engine.constants import (
 from reference_engine.objects import (
     AbilitySpec,
     CardImpl,
+    Chars,
     ContinuousEffect,
     Decision,
     GameObject,
@@ -288,7 +289,13 @@ class Board(Triggers):
         source_id = source.id if source is not None else None
         if isinstance(target, str):
             for shield in self.shields:
-                if shield.player == target and shield.source == source_id:
+                if shield.player == target and shield.source == source_id and (
+                        shield.matches is None or (source is not None and shield.matches(
+                            self.chars(source)))):
+                    # A shield for a source with a property (a red source) rechecks it as
+                    # the damage would be dealt; no longer red, the damage is dealt and the
+                    # shield stays unused (modern 609.7b, 615.9; the 2004 rules, 419.7c, do
+                    # not say, and the modern rule is followed).
                     self.shields.remove(shield)
                     self._events.append(ev.Prevent(source_id, target, amount))
                     return
@@ -369,8 +376,12 @@ class Board(Triggers):
         self._events.append(ev.Regenerate(obj.id))
         return True
 
-    def sacrifice(self, obj: GameObject) -> None:
-        if obj.zone == BATTLEFIELD:
+    def sacrifice(self, obj: GameObject, player: str) -> None:
+        """``player`` sacrifices ``obj``: only a permanent they control, and one that exists
+        (modern 701.21a, 2004 glossary "Sacrifice": sacrificing anything else does nothing; a
+        phased-out permanent is treated as though it did not exist, modern 702.26b; in 2004 it
+        is not in play)."""
+        if obj.zone == BATTLEFIELD and not obj.phased_out and obj.controller == player:
             self.move(obj, GRAVEYARD, cause="sacrifice")
 
     def return_to_hand(self, target: int) -> None:
@@ -478,8 +489,9 @@ class Board(Triggers):
             self.extra_turns.append(name)
         self._events.append(ev.ExtraTurns(name, count))
 
-    def shield_from(self, player: str, source: int) -> None:
-        self.shields.append(Shield(player, source))
+    def shield_from(self, player: str, source: int,
+                    matches: Callable[[Chars], bool] | None = None) -> None:
+        self.shields.append(Shield(player, source, matches))
         self._events.append(ev.Shield(player, source))
 
     def ante_object(self, obj: GameObject) -> GameObject | None:

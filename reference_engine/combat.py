@@ -1,4 +1,4 @@
-"""Combat: declaring attackers and blockers, ordering blockers, and combat damage.
+"""Combat: declaring attackers and blockers, and combat damage.
 
 Declarations are decisions made one creature at a time (``attack``/``block``, then ``done``);
 when no creature could attack or block there is nothing to decide. 2004 puts combat damage on
@@ -13,14 +13,11 @@ whatever its flags say, and the end of combat clears the flags of every permanen
 or not.
 
 The attacking player divides a blocked creature's damage among its blockers (the
-``assign_combat_damage`` decision), following the rules with a damage assignment order, as
-they stood before the update of 2024-11-08 (modern 510.1c and 702.19c then): no damage to a
-blocker unless every blocker before it in the order is assigned lethal damage, any excess on
-any of them, and with trample the rest to the player once every blocker has lethal damage.
-The 2004 combat rules are outside the seed and the modern rule is followed there too (as
-printed in 2004, 310.2c let the controller divide a blocked creature's damage freely among its
-blockers, with no order; 502.9b allowed trample damage to the player once every blocker had
-lethal damage: ``damage_assignment_order = False`` gives that rule).
+``assign_combat_damage`` decision) as they choose: there is no damage assignment order (modern
+510.1c since the Foundations update of 2024-11-08; 2004 310.2c). Only trample asks for lethal
+damage: the player may be assigned damage once every blocker is assigned lethal damage
+(modern 702.19b, 2004 502.9b). The blockers are listed in the order they were declared, an
+order that decides nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +37,7 @@ _LANDWALK = {"plainswalk": "Plains", "islandwalk": "Island", "swampwalk": "Swamp
 
 class _Plan(NamedTuple):
     """How one attacker's combat damage may be assigned: its legal divisions, each a tuple of
-    (recipient, amount) pairs (every blocker in order, then the player with trample)."""
+    (recipient, amount) pairs (every blocker as declared, then the player with trample)."""
 
     attacker: GameObject
     blockers: list[GameObject]
@@ -50,19 +47,19 @@ class _Plan(NamedTuple):
     divisions: list[tuple[tuple[Any, int], ...]]
 
 
-def damage_divisions(power: int, lethal: Sequence[int], trample: bool, *,
-                     ordered: bool = True) -> list[tuple[int, ...]]:
+def damage_divisions(power: int, lethal: Sequence[int], trample: bool
+                     ) -> list[tuple[int, ...]]:
     """Every legal division of a blocked creature's ``power`` among its blockers (``lethal``:
-    the damage each needs to be destroyed, in damage assignment order), as a tuple of amounts
-    in that order, then, with ``trample``, the amount for the player.
+    the damage each needs to be destroyed), as a tuple of amounts in the blockers' order, then,
+    with ``trample``, the amount for the player.
 
-    All the power is assigned (510.1a). ``ordered``: a blocker may be assigned damage only if
-    every blocker before it is assigned lethal damage (510.1c before 2024-11); without an
-    order, any division among the blockers (2004 310.2c). The player may be assigned damage only
-    with trample and once every blocker is assigned lethal damage (702.19c, 2004 502.9b); with
-    no blocker left, a trampler assigns everything to the player and any other creature nothing
-    (702.19e, 510.1c; 2004 502.9c, 310.2c). There are C(power + n, n) compositions at most for
-    n recipients, a few dozen for the pool's creatures."""
+    All the power is assigned (510.1a), divided among the blockers as the attacking player
+    chooses (modern 510.1c, 2004 310.2c: any division, lethal damage or not). The player may be
+    assigned damage only with trample and once every blocker is assigned lethal damage (modern
+    702.19b, 2004 502.9b); with no blocker left, a trampler assigns everything to the player and
+    any other creature nothing (modern 702.19d, 510.1c; 2004 502.9c, 310.2c). There are
+    C(power + n, n) compositions at most for n recipients, a few dozen for the pool's
+    creatures."""
     count = len(lethal)
     divisions: list[tuple[int, ...]] = []
 
@@ -73,8 +70,7 @@ def damage_divisions(power: int, lethal: Sequence[int], trample: bool, *,
             elif trample and lethal_so_far:
                 divisions.append((*amounts, left))
             return
-        may_assign = lethal_so_far or not ordered
-        for amount in range(left + 1) if may_assign else (0,):
+        for amount in range(left + 1):
             extend(index + 1, left - amount, lethal_so_far and amount >= lethal[index],
                    (*amounts, amount))
 
@@ -160,19 +156,10 @@ class Combat(Board):
             if not attacker.blocked:
                 self.fire("unblocked", attacker)
         for attacker in attackers:
-            blockers = [b for b, a in blocks.items() if a == attacker.id]
-            order: tuple[int, ...] = ()
-            # The attacking player orders the blockers one at a time (there are n! orders);
-            # an action giving the whole order at once is accepted too. Without a damage
-            # assignment order (2004 310.2c) they stay as declared, and nobody is asked.
-            while self.damage_assignment_order and len(order) < len(blockers) - 1:
-                options = [Action("order_blockers", self.active, attacker=attacker.id,
-                                  order=(*order, b)) for b in blockers if b not in order]
-                action = yield Decision("order_blockers", self.active, options,
-                                        data={"attacker": attacker.id, "so_far": list(order)})
-                order = action.order
-            order += tuple(b for b in blockers if b not in order)
-            self.block_order[attacker.id] = order
+            # No damage assignment order (modern 510.1c, since 2024-11-08; 2004 310.2c): the
+            # blockers are kept as declared, and nobody is asked to order them.
+            self.block_order[attacker.id] = tuple(b for b, a in blocks.items()
+                                                  if a == attacker.id)
 
     def in_combat(self, obj: GameObject) -> bool:
         """Still attacking or blocking: on the battlefield, not phased out (treated as though
@@ -183,7 +170,7 @@ class Combat(Board):
             not obj.phased_out) and "Creature" in self.chars(obj).types  # 506.4; 2004 306.2
 
     def blockers_in_combat(self, attacker: GameObject) -> list[GameObject]:
-        """The creatures still blocking ``attacker``, in damage assignment order."""
+        """The creatures still blocking ``attacker``, in the order they were declared."""
         blockers = []
         for blocker_id in self.block_order.get(attacker.id, ()):
             blocker = self.objects.get(blocker_id)
@@ -214,17 +201,16 @@ class Combat(Board):
                 plans.append(_Plan(attacker, [], [], power, False, [((defender, power),)]))
                 continue
             # Blocked: among the blockers still in combat (none: no damage, or all of it to
-            # the player with trample; 510.1c, 702.19e; 2004 310.2c, 502.9c).
+            # the player with trample; modern 510.1c, 702.19d; 2004 310.2c, 502.9c).
             blockers = self.blockers_in_combat(attacker)
             trample = self.has(attacker, "trample")
             # Lethal damage: toughness less the damage already marked (deathtouch: no pool
             # card). A blocker blocks one attacker here, so no other creature assigns it damage
-            # in the same step (the other term of 510.1c).
+            # in the same step (the other term of modern 702.19b).
             lethal = [max(0, (chars(b).toughness or 0) - b.damage) for b in blockers]
             recipients = [b.id for b in blockers] + ([defender] if trample else [])
             divisions = [tuple(zip(recipients, amounts, strict=True)) for amounts in
-                         damage_divisions(power, lethal, trample,
-                                          ordered=self.damage_assignment_order)]
+                         damage_divisions(power, lethal, trample)]
             plans.append(_Plan(attacker, blockers, lethal, power, trample, divisions))
         blocker_damage: list[tuple[GameObject, int, int]] = []
         for blocker in self.battlefield:
@@ -248,8 +234,8 @@ class Combat(Board):
                               blocker_damage: list[tuple[GameObject, int, int]]
                               ) -> Generator[Decision, Action, None]:
         """The attacking player chooses each division that has more than one legal answer
-        (a list of ``[recipient, amount]``: every blocker in order, then the player with
-        trample), attacker by attacker; then the damage is assigned."""
+        (a list of ``[recipient, amount]``: every blocker, in the order they were declared,
+        then the player with trample), attacker by attacker; then the damage is assigned."""
         chosen: list[tuple[GameObject, tuple[Any, ...]]] = []
         for plan in plans:
             if len(plan.divisions) <= 1:

@@ -61,9 +61,6 @@ class Game2004(Game):
     pool_empties_each_step: ClassVar[bool] = False
     mana_burn: ClassVar[bool] = True
     combat_damage_uses_stack: ClassVar[bool] = True
-    #: 2004 310.2c: a blocked creature's damage is divided among its blockers as its
-    #: controller chooses; no damage assignment order (it came with the 2009 rules)
-    damage_assignment_order: ClassVar[bool] = False
     planeswalkers: ClassVar[bool] = False
     legend_creature_type: ClassVar[bool] = True
     counters_annihilate: ClassVar[bool] = False
@@ -167,7 +164,6 @@ class GameModern(Game):
     pool_empties_each_step: ClassVar[bool] = True
     mana_burn: ClassVar[bool] = False
     combat_damage_uses_stack: ClassVar[bool] = False
-    damage_assignment_order: ClassVar[bool] = True
     planeswalkers: ClassVar[bool] = True
     legend_creature_type: ClassVar[bool] = False
     counters_annihilate: ClassVar[bool] = True
@@ -235,8 +231,14 @@ class GameModern(Game):
     def phase_out(self, obj: GameObject) -> None:
         """Modern phasing is a status: the permanent stays on the battlefield but is treated
         as though it did not exist; what is attached to it phases out with it, indirectly
-        (702.26, outside the seeds)."""
+        (702.26, outside the seeds). A permanent already phased out is affected by nothing
+        (702.26b): it does not phase out again (no second event), and what is attached to it
+        and phased out on its own stays as it was, not swept along indirectly (702.26g)."""
+        if obj.phased_out:
+            return
         for item in _with_attachments(self.battlefield, obj):
+            if item.phased_out:
+                continue
             item.attacking, item.blocking = False, None  # removed from combat (506.4)
             item.phased_out = True
             item.phased_with = None if item is obj else obj.id

@@ -95,19 +95,7 @@ class Game(Legality, Combat):
         :raises IllegalActionError: the action is not legal now; nothing has changed.
         """
         self.check(action)
-        if action.pay_with is not None:
-            self.apply(self._canonical(action))
-            return
-        action = self._canonical(action)
-        decision = self.decision
-        if action.kind == "order_blockers" and decision is not None and (
-                action not in set(decision.options or ())):
-            # A whole order given at once: play it as one choice per blocker.
-            so_far = len((decision.data or {}).get("so_far", ()))
-            for end in range(so_far + 1, len(action.order)):
-                self.apply(action._replace(order=action.order[:end]))
-            return
-        self.apply(action)
+        self.apply(self._canonical(action))
 
     def apply(self, action: Action) -> None:
         """Apply a legal action without checking it.
@@ -276,8 +264,12 @@ class Game(Legality, Combat):
             if not (acted or self.triggered):
                 return
             # State-based actions were performed or abilities triggered: players get priority,
-            # then a new cleanup step (2004 314.3; modern 514.3a, outside the seeds).
+            # then a new cleanup step (2004 314.3; modern 514.3a, outside the seeds). This one
+            # ends first: modern, its unused mana empties (500.5, 703.4q); 2004, the phase
+            # goes on and the mana stays (300.3).
             yield from self._priority_round()
+            self._end_step(CLEANUP, ends_phase=False)
+            self._events.append(ev.Step(self.turn, CLEANUP))
 
     # -- priority, state-based actions and the stack -----------------------------------------------
 
@@ -724,7 +716,7 @@ class Game(Legality, Combat):
             for card in list(self.players[action.player].hand):
                 self.move(card, GRAVEYARD, cause="discard")
         if spec.sacrifice:
-            self.sacrifice(obj)
+            self.sacrifice(obj, action.player)
         if spec.produces is not None or spec.any_color:
             # A mana ability resolves at once, without the stack (405.6c).
             if spec.any_color:

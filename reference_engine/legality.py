@@ -10,10 +10,10 @@ worded from the code, in :data:`MESSAGES`, only when an action is refused; its k
 ``bad_payment`` and ``not_a_mana_source``, raised by the payment checks) are every reason
 code, each explained in docs/reference-engine.md.
 
-The list abbreviates two families of choices that grow too fast to list whole, as the
+The list abbreviates the one family of choices that grows too fast to list whole, as the
 protocol allows (docs/protocol.md, "Actions"): a spell with "any number of targets" is listed
-with up to :data:`LISTED_TARGETS` targets, and a blocker order one blocker at a time.
-``check`` accepts every legal action, listed or not.
+with up to :data:`LISTED_TARGETS` targets. ``check`` accepts every legal action, listed or
+not.
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ from reference_engine.objects import AbilitySpec, Chars, GameObject, TargetSpec
 #: how many targets legal_actions() lists for a spell with "any number of targets"
 LISTED_TARGETS = 2
 NO_COST = mana.Cost((0, 0, 0, 0, 0, 0), 0, 0)
-#: the decisions other than priority, answered only while one of them is pending
+#: the decisions other than priority, answered only while one of them is pending (the
+#: protocol's ``order_blockers`` is one no game of the engine's rules asks: with no damage
+#: assignment order, modern since 2024-11-08 and 2004, it is never an option)
 DECISION_KINDS = frozenset(("keep", "mulligan", "attack", "block", "done", "order_blockers",
                             "discard", "choose"))
 
@@ -181,7 +183,7 @@ class Legality(Board):
         if decision.kind != PRIORITY:
             if action.player != decision.player:
                 return "not_your_decision"
-            if action in set(decision.options or ()) or self._whole_blocker_order(action):
+            if action in set(decision.options or ()):
                 return None
             return "not_an_option"
         if action.player != decision.player:
@@ -424,22 +426,6 @@ class Legality(Board):
             return "cannot_pay"
         return None
 
-    # -- the checks: decisions other than priority ---------------------------------------------
-
-    def _whole_blocker_order(self, action: Action) -> bool:
-        """A whole blocker order given at once, where the list extends the order so far by one
-        blocker at a time."""
-        decision = self.decision
-        if action.kind != "order_blockers" or decision is None or (
-                decision.kind != "order_blockers"):
-            return False
-        data = decision.data or {}
-        so_far = tuple(data.get("so_far", ()))
-        listed = {o.order[-1] for o in decision.options or ()}
-        rest = action.order[len(so_far):]
-        return (action.attacker == data.get("attacker") and action.order[:len(so_far)]
-                == so_far and sorted(rest) == sorted(listed))
-
     # -- paying ------------------------------------------------------------------------------
 
     def _check_paying(self, action: Action) -> None:
@@ -558,11 +544,23 @@ class Legality(Board):
 
     def _canonical(self, action: Action) -> Action:
         """"Any number of targets" is a set: list it in the canonical order (objects by id,
-        then players), as :meth:`legal_actions` does."""
+        then players), as :meth:`legal_actions` does. A division of combat damage is a set of
+        ``(recipient, amount)`` pairs too (no damage assignment order: modern 510.1c, 2004
+        310.2c): its pairs in the order the decision lists the recipients."""
         if action.kind == "cast" and len(action.targets) > 1:
             obj = self.objects.get(action.card) if action.card is not None else None
             if obj is not None and obj.impl.spell is not None and obj.impl.spell.max_targets:
                 return action._replace(targets=tuple(sorted(action.targets, key=target_key)))
+        decision = self.decision
+        if (action.kind == "choose" and decision is not None and decision.options
+                and decision.kind == "assign_combat_damage"
+                and isinstance(action.choice, tuple)):
+            place = {pair[0]: i for i, pair in enumerate(decision.options[0].choice)}
+            pairs = action.choice
+            if len(pairs) == len(place) and all(
+                    isinstance(p, tuple) and len(p) == 2 and p[0] in place for p in pairs) and (
+                    len({p[0] for p in pairs}) == len(place)):
+                return action._replace(choice=tuple(sorted(pairs, key=lambda p: place[p[0]])))
         return action
 
     def mana_sources(self, name: str, verdicts: dict[tuple[int, int], bool] | None = None

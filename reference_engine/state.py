@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any, ClassVar
 
 from reference_engine import events as ev
@@ -71,19 +71,23 @@ class Result:
 
 
 class Shield:
-    """A prevention shield: the next damage ``source`` would deal to ``player`` this turn."""
+    """A prevention shield: the next damage ``source`` would deal to ``player`` this turn, if
+    the source still has the property it was chosen for (``matches``, asked of its
+    characteristics as the damage would be dealt: modern 609.7b, 615.9); None: any."""
 
-    __slots__ = ("player", "source")
+    __slots__ = ("matches", "player", "source")
 
-    def __init__(self, player: str, source: int) -> None:
+    def __init__(self, player: str, source: int,
+                 matches: Callable[[Chars], bool] | None = None) -> None:
         self.player = player
         self.source = source
+        self.matches = matches
 
 
 #: the flags in which the editions differ, each set by every edition (see GameState)
 EDITION_FLAGS = ("extra_zones", "pool_empties_each_step", "mana_burn", "combat_damage_uses_stack",
-                 "damage_assignment_order", "planeswalkers", "legend_creature_type",
-                 "counters_annihilate", "shields_follow_spells", "lands_and_tokens_cost_zero",
+                 "planeswalkers", "legend_creature_type", "counters_annihilate",
+                 "shields_follow_spells", "lands_and_tokens_cost_zero",
                  "owners_order_rule_deaths", "hidden_top_card_is_new")
 
 
@@ -123,9 +127,6 @@ class GameState(ABC):
     #: a library's revealed top card that becomes hidden (covered, or shuffled) is a new
     #: object when revealed again (modern 401.6; the 2004 seed has no such rule)
     hidden_top_card_is_new: ClassVar[bool]
-    #: blockers are put in a damage assignment order that restricts how damage is divided
-    #: (modern 509.2 and 510.1c before 2024-11); False: divided freely (2004 310.2c)
-    damage_assignment_order: ClassVar[bool]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -223,6 +224,7 @@ class GameState(ABC):
         self.priority: str | None = None
         self.result = Result()
         self.decision: Decision | None = None
+        #: each blocked attacker's blockers, in the order they were declared
         self.block_order: dict[int, tuple[int, ...]] = {}
         self.playing_for_ante = False
         self.version = 0

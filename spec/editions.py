@@ -29,6 +29,9 @@ class Edition:
     layout: Layout
     #: the rules the reference engine plays by beyond the seed (the seed holds one part)
     plays_by: str = ""
+    #: the effective date of the Comprehensive Rules those rules are pinned to (the docs for
+    #: engine authors name it at their top)
+    pinned: str = ""
 
     @property
     def source_path(self) -> Path:
@@ -51,6 +54,7 @@ CR2004 = Edition(
     source="000_66d859e2d7deb66e.txt",
     sha256="e1a0a7c7b7432afa1da1e94c7122bec3f245e1ea008890a4b1cb889b369ec399",
     layout="cr2004",
+    pinned="2004-06-01",
     plays_by="the Comprehensive Rules effective 2004-06-01, the document the seed is part of; "
              "where no June-2004 text settles a question, the modern rules below",
 )
@@ -63,13 +67,17 @@ MODERN = Edition(
     source="001_79523f1f5ae4d972.txt",
     sha256="cbc54c9aaada6d6e1b720db53bcc1953e6594fe97b769fc151c05405c2eb96d7",
     layout="modern",
-    # Pinned: the seed's section 4 has 400.7m (stickers, in the rules since 2022-10) and
-    # nothing later that we know of. Of the versions since, this is the last in which the
-    # attacking player orders blockers for combat damage (510.1c-d), which the Foundations
-    # update (effective 2024-11-08) removed; the engine plays that way in both editions.
-    plays_by="the Comprehensive Rules effective 2024-08-02 (Bloomburrow), the last version "
-             "before the Foundations update of 2024-11-08: combat damage is assigned in a "
-             "damage assignment order",
+    # Pinned to the latest Comprehensive Rules whose text could be read from a public copy
+    # (MagicCompRules 20260925.txt; docs/rules-outside-the-seeds.md names where). The seed's
+    # section 4 is older (it has 400.7m, stickers, in the rules since 2022-10); the engine plays
+    # the rest of the game by the pinned text. Between the former pin (2024-08-02) and this one
+    # the Foundations update (2024-11-08) removed the damage assignment order (509.2-3, 510.1c-d):
+    # the attacking player divides an attacker's combat damage freely among its blockers.
+    pinned="2026-09-25",
+    plays_by="the Comprehensive Rules effective 2026-09-25: no damage assignment order since "
+             "the Foundations update of 2024-11-08 (the attacking player divides a blocked "
+             "creature's combat damage freely among its blockers; trample still needs lethal "
+             "damage on every blocker first)",
 )
 
 EDITIONS: dict[str, Edition] = {e.key: e for e in (CR2004, MODERN)}

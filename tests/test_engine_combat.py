@@ -94,14 +94,12 @@ def _giant_blocked_by_lions_and_bears(edition: str) -> Table:
 
 
 @pytest.mark.parametrize("edition", ["modern"])
-def test_two_blockers_are_ordered_and_lethal_damage_goes_first(edition):
-    # Modern (pinned before the 2024-11 update): a damage assignment order, lethal first.
+def test_two_blockers_each_given_lethal_damage_die_together(edition):
+    # No damage assignment order (modern 510.1c since 2024-11-08): nobody orders the
+    # blockers, and A divides the 3 damage as A chooses.
     t = _giant_blocked_by_lions_and_bears(edition)
-    assert t.obs()["pending"] == {"player": "A", "decision": "order_blockers",
-                                  "attacker": t.id("giant"), "so_far": []}
-    t.do("order_blockers", "A", attacker="giant", order=["bears", "lions"])
+    assert t.obs()["pending"] is None
     t.advance("combat_damage")
-    # A divides the 3 damage: lethal (2) to the Bears before any to the Lions (toughness 1).
     assert t.obs()["pending"]["decision"] == "assign_combat_damage"
     t.do("choose", "A", choice=_division(t, ("bears", 2), ("lions", 1)))
     if edition == "modern":
@@ -346,10 +344,10 @@ def test_2004_damage_on_the_stack_is_dealt_after_its_creatures_leave_combat():
     assert t.find("skel") in t.obs()["battlefield"]
 
 
-# -- the attacking player divides combat damage (pre-2024-11 rules, with an order) ------------
-# Modern 510.1c-d and 702.19c before the Foundations update; the 2004 combat rules (outside
-# the seed) follow the same principle: lethal damage to each blocker in order before any goes
-# to the next (or, with trample, to the player).
+# -- the attacking player divides combat damage (no damage assignment order) -----------------
+# Modern 510.1c and 702.19b (since the Foundations update of 2024-11-08); the 2004 combat rules
+# (310.2c, 502.9b, outside the seed) are the same: any division among the blockers, and with
+# trample damage to the player only once every blocker has lethal damage.
 
 
 def _bears_blocked_by_two_elves(edition: str) -> Table:
@@ -358,8 +356,6 @@ def _bears_blocked_by_two_elves(edition: str) -> Table:
                         h("elf-2", "Llanowar Elves", controller="B")])
     t.attack("bears")
     t.block({"elf-1": "bears", "elf-2": "bears"})
-    if edition == "modern":  # 2004 has no damage assignment order (310.2c)
-        t.do("order_blockers", "A", attacker="bears", order=["elf-1", "elf-2"])
     t.advance("combat_damage")
     return t
 
@@ -368,8 +364,8 @@ def _division(t: Table, *pairs: tuple[str, int]) -> list[list]:
     return [[t.id(who), amount] for who, amount in pairs]
 
 
-@pytest.mark.parametrize("edition", ["modern"])
-def test_the_attacking_player_divides_damage_among_ordered_blockers(edition):
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_attacking_player_divides_damage_freely_among_blockers(edition):
     t = _bears_blocked_by_two_elves(edition)
     assert t.obs()["pending"] == {
         "player": "A", "decision": "assign_combat_damage", "attacker": t.id("bears"),
@@ -377,17 +373,18 @@ def test_the_attacking_player_divides_damage_among_ordered_blockers(edition):
                                  {"id": t.id("elf-2"), "lethal": 1}],
         "trample": False, "defender": "B"}
     listed = [a["choice"] for a in t.legal() if a["action"] == "choose"]
-    assert listed == [_division(t, ("elf-1", 1), ("elf-2", 1)),
-                      _division(t, ("elf-1", 2), ("elf-2", 0))]
-    # Not past the first blocker before it has lethal damage; all the power, no more.
-    for wrong in [(("elf-1", 0), ("elf-2", 2)), (("elf-1", 1), ("elf-2", 0)),
-                  (("elf-1", 2), ("elf-2", 1)), (("elf-2", 2), ("elf-1", 0))]:
+    assert listed == [_division(t, ("elf-1", n), ("elf-2", 2 - n)) for n in (0, 1, 2)]
+    # All the power, no more, to the blockers only, each named once.
+    for wrong in [(("elf-1", 1), ("elf-2", 0)), (("elf-1", 2), ("elf-2", 1)),
+                  (("elf-1", 2),), (("elf-1", 1), ("elf-1", 1)),
+                  (("elf-1", 0), ("elf-2", 1), ("B", 1))]:
         assert t.illegal("choose", "A", choice=_division(t, *wrong)) == "not_an_option"
     assert t.illegal("choose", "B", choice=_division(t, ("elf-1", 2), ("elf-2", 0)))
-    t.do("choose", "A", choice=_division(t, ("elf-1", 2), ("elf-2", 0)))
+    # The pairs may come in any order: a division is a set.
+    t.do("choose", "A", choice=_division(t, ("elf-2", 2), ("elf-1", 0)))
     t.advance("end_of_combat")
     assert t.cards(t.player("B")["graveyard"]) == ["Llanowar Elves"]
-    assert t.find("elf-2") in t.obs()["battlefield"] and t.find("elf-2")["damage"] == 0
+    assert t.find("elf-1") in t.obs()["battlefield"] and t.find("elf-1")["damage"] == 0
     assert t.cards(t.player("A")["graveyard"]) == ["Grizzly Bears"]  # 1 + 1 damage
 
 
@@ -425,50 +422,49 @@ def test_a_trampler_divides_its_damage_between_blocker_and_player(edition):
     assert t.cards(t.player("B")["graveyard"]) == ["Llanowar Elves"]
 
 
-@pytest.mark.parametrize("edition", ["modern"])
+@pytest.mark.parametrize("edition", EDITIONS)
 def test_a_division_with_one_possible_answer_is_not_asked(edition):
     # Rancor on an Ornithopter (2/2 trample) blocked by an Ornithopter (lethal 2): all 2 damage
-    # must go to the blocker. A 1-power attacker blocked by two 0/2s: all to the first.
+    # must go to the blocker. A 1-power attacker blocked by one 0/2: all to it.
     t = table(edition, [h("thopter", "Ornithopter", controller="A"),
                         h("rancor", "Rancor", controller="A", attached_to="thopter"),
                         h("elf", "Llanowar Elves", controller="A"),
                         h("bird-1", "Ornithopter", controller="B"),
-                        h("bird-2", "Ornithopter", controller="B"),
-                        h("bird-3", "Ornithopter", controller="B")])
+                        h("bird-2", "Ornithopter", controller="B")])
     t.attack("thopter", "elf")
-    t.block({"bird-1": "thopter", "bird-2": "elf", "bird-3": "elf"})
-    t.do("order_blockers", "A", attacker="elf", order=["bird-3", "bird-2"])
+    t.block({"bird-1": "thopter", "bird-2": "elf"})
     t.advance("combat_damage")
     assert t.obs()["pending"] is None
     t.advance("end_of_combat")
     assert t.cards(t.player("B")["graveyard"]) == ["Ornithopter"]  # bird-1
-    assert (t.find("bird-3")["damage"], t.find("bird-2")["damage"]) == (1, 0)
+    assert t.find("bird-2")["damage"] == 1
     assert t.player("B")["life"] == 20
 
 
-def test_damage_divisions_respect_the_order_lethal_damage_and_trample():
+def test_damage_divisions_respect_lethal_damage_only_with_trample():
     from reference_engine.combat import damage_divisions
 
-    # Two 1/1 blockers of a 2-power attacker: (0, 2) would skip the first blocker.
-    assert damage_divisions(2, [1, 1], False) == [(1, 1), (2, 0)]
-    assert damage_divisions(2, [1, 1], False, ordered=False) == [(0, 2), (1, 1), (2, 0)]
+    # Two 1/1 blockers of a 2-power attacker: any division, (0, 2) too (modern 510.1c).
+    assert damage_divisions(2, [1, 1], False) == [(0, 2), (1, 1), (2, 0)]
     # Trample: the player's share (last) only once every blocker has lethal damage.
     assert damage_divisions(4, [1], True) == [(1, 3), (2, 2), (3, 1), (4, 0)]
-    assert damage_divisions(3, [2, 2], True) == [(2, 1, 0), (3, 0, 0)]
+    assert damage_divisions(3, [2, 2], True) == [(0, 3, 0), (1, 2, 0), (2, 1, 0), (3, 0, 0)]
     assert damage_divisions(3, [0], True) == [(0, 3), (1, 2), (2, 1), (3, 0)]  # lethal 0
     # No blocker left: nothing, or everything to the player with trample.
     assert damage_divisions(3, [], False) == [] and damage_divisions(3, [], True) == [(3,)]
     assert damage_divisions(0, [1], True) == [] and damage_divisions(-2, [1], False) == []
-    # 6 trample damage, three 1/1s: 20 with each blocker at least 1 (the rest anywhere), 5
-    # with the third at 0 (so the player too), 1 with all 6 on the first.
-    assert len(damage_divisions(6, [1, 1, 1], True)) == 20 + 5 + 1
+    # 6 trample damage, three 1/1s: 20 with each blocker at least 1 (the other 3 anywhere
+    # among four recipients), 18 with some blocker below lethal (all 6 among the blockers).
+    assert len(damage_divisions(6, [1, 1, 1], True)) == 20 + 18
 
 
-def test_without_a_damage_assignment_order_damage_is_divided_freely():
-    # The 2004 rule (310.2c, outside the seed): no order, any division.
-    t = table("cr2004", [h("bears", "Grizzly Bears", controller="A"),
-                         h("elf-1", "Llanowar Elves", controller="B"),
-                         h("elf-2", "Llanowar Elves", controller="B")])
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_without_a_damage_assignment_order_damage_is_divided_freely(edition):
+    # The 2004 rule (310.2c, outside the seed), and the modern one since 2024-11-08 (510.1c):
+    # no order, any division.
+    t = table(edition, [h("bears", "Grizzly Bears", controller="A"),
+                        h("elf-1", "Llanowar Elves", controller="B"),
+                        h("elf-2", "Llanowar Elves", controller="B")])
     t.attack("bears")
     t.block({"elf-1": "bears", "elf-2": "bears"})
     assert t.obs()["pending"] is None  # no order to choose

@@ -843,28 +843,16 @@ def _trampler_and_two_elves(edition: str) -> Table:
                                     h("elf-2", "Llanowar Elves", controller="B")])
     t.attack("bears")
     t.block({"elf-1": "bears", "elf-2": "bears"})
-    if edition == "modern":
-        t.do("order_blockers", "A", attacker="bears", order=["elf-1", "elf-2"])
     t.advance("combat_damage")
     return t
 
 
-def test_modern_trample_two_blockers_in_order_lethal_to_each_before_the_next_or_the_player():
-    t = _trampler_and_two_elves("modern")
-    assert _divisions(t) == {(4, 0, 0), (3, 1, 0), (2, 2, 0), (1, 3, 0),
-                             (1, 1, 2), (1, 2, 1), (2, 1, 1)}
-    assert t.illegal("choose", "A", choice=_division(t, ("elf-1", 0), ("elf-2", 4), ("B", 0)))
-    assert t.illegal("choose", "A", choice=_division(t, ("elf-1", 3), ("elf-2", 0), ("B", 1)))
-    t.do("choose", "A", choice=_division(t, ("elf-1", 1), ("elf-2", 1), ("B", 2)))
-    answer_graveyard_orders(t)
-    t.advance("end_of_combat")
-    assert t.player("B")["life"] == 18
-
-
-def test_2004_trample_two_blockers_divided_freely_the_player_only_after_lethal_to_all():
-    # 2004 502.9b: lethal damage to all the blockers before any goes to the player; among the
-    # blockers the damage is divided freely (310.2c), no order.
-    t = _trampler_and_two_elves("cr2004")
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_trample_two_blockers_divided_freely_the_player_only_after_lethal_to_all(edition):
+    # 2004 502.9b, modern 702.19b: lethal damage to all the blockers before any goes to the
+    # player; among the blockers the damage is divided freely (2004 310.2c; modern 510.1c
+    # since 2024-11-08, when the damage assignment order went), no order.
+    t = _trampler_and_two_elves(edition)
     assert _divisions(t) == {(4, 0, 0), (3, 1, 0), (2, 2, 0), (1, 3, 0), (0, 4, 0),
                              (1, 1, 2), (1, 2, 1), (2, 1, 1)}
     assert t.illegal("choose", "A", choice=_division(t, ("elf-1", 0), ("elf-2", 2), ("B", 2)))
@@ -936,8 +924,6 @@ def test_a_regenerated_blocker_of_two_leaves_all_the_damage_to_the_other(edition
                            h("swamp", "Swamp", controller="B")])
     t.attack("giant")
     t.block({"skel": "giant", "elves": "giant"})
-    if edition == "modern":
-        t.do("order_blockers", "A", attacker="giant", order=["skel", "elves"])
     t.do("pass", "A")
     t.do("activate", "B", card="skel", ability=0, pay_with=["swamp"])
     resolve(t)

@@ -123,7 +123,8 @@ def test_a_delayed_trigger_fires_at_its_step_though_no_permanent_hears_steps(edi
     assert "Grizzly Bears" in t.cards(t.obs()["battlefield"])
     assert "step" not in game._trigger_sources()
     t.advance("end")
-    assert [(s["kind"], s["card"]) for s in t.obs()["stack"]] == [("trigger", "Grizzly Bears")]
+    # Its source is Sneak Attack, whose ability made it (modern 603.7e), not the Bears.
+    assert [(s["kind"], s["card"]) for s in t.obs()["stack"]] == [("trigger", "Sneak Attack")]
     resolve(t)
     assert t.cards(t.player("A")["graveyard"]) == ["Grizzly Bears"]
 

@@ -126,7 +126,9 @@ def test_sneak_attack_creature_has_haste_and_is_sacrificed_by_a_delayed_trigger(
     assert {"action": "attack", "player": "A", "card": t.id("giant")} in t.legal()  # haste
     t.do("done", "A")
     t.advance("end")
-    assert [s["card"] for s in t.obs()["stack"]] == ["Hill Giant"]  # the delayed trigger
+    # The delayed trigger's source is Sneak Attack, the source of the ability that made it,
+    # not the creature (modern 603.7e; followed in 2004, whose rules are silent).
+    assert [s["card"] for s in t.obs()["stack"]] == ["Sneak Attack"]
     resolve_all(t)
     assert t.cards(t.player("A")["graveyard"]) == ["Hill Giant"]
     t.advance("end", turn=5)

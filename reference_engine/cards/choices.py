@@ -123,7 +123,9 @@ def _circle_of_protection(quality: str) -> Any:
             return
         chosen = yield from game.choose(item.controller, "choose_source", sources,
                                         {"quality": quality})
-        game.shield_from(item.controller, chosen)
+        # The shield is for a source with that quality: it is checked again as the damage
+        # would be dealt (modern 609.7b, 615.9).
+        game.shield_from(item.controller, chosen, matches)
     return effect
 
 

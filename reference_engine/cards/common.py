@@ -54,11 +54,15 @@ def source(item: StackItem) -> GameObject | None:
 
 
 def on_battlefield(game: CardAPI, obj: GameObject | None) -> GameObject | None:
-    """``obj`` if it is still the same object on the battlefield, else None."""
+    """``obj`` if it is still the same object on the battlefield, and phased in, else None: a
+    phased-out permanent is treated as though it did not exist, and nothing affects it (modern
+    702.26b; in 2004 it is not on the battlefield at all, 217.8c)."""
     if obj is None:
         return None
     current = game.objects.get(obj.id)
-    return current if current is not None and current.zone == BATTLEFIELD else None
+    if current is None or current.zone != BATTLEFIELD or current.phased_out:
+        return None
+    return current
 
 
 def damage(amount: int) -> Resolution:

@@ -17,6 +17,7 @@ from reference_engine.cards.common import (
     add_types,
     damage,
     modify_pt,
+    on_battlefield,
     pump,
     set_land_types,
     set_pt,
@@ -131,8 +132,11 @@ CARDS.add(CardImpl("Hermetic Study", enchant=ENCHANT_CREATURE, statics=(
 
 
 def _equip(game: CardAPI, item: StackItem) -> None:
-    equipment = item.source
-    if equipment is None or equipment.id not in game.objects:
+    # The Equipment moves only if it is still the same object on the battlefield and phased
+    # in: a phased-out one (modern 702.26b, with 403.2) or one out of play (2004 217.5b,
+    # 217.8c) is affected by nothing, and phases in attached to what it was attached to.
+    equipment = on_battlefield(game, item.source)
+    if equipment is None:
         return
     for target in game.targeted_objects(item):
         # Control of the creature is checked again on resolution (212.2h).

@@ -55,7 +55,7 @@ def _sacrifice_animated(game: CardAPI, item: StackItem) -> None:
     target = old.attached_to if old is not None else None
     creature = game.objects.get(target) if isinstance(target, int) else None
     if creature is not None and creature.zone == BATTLEFIELD:
-        game.sacrifice(creature)  # "that creature's controller sacrifices it"
+        game.sacrifice(creature, creature.controller)  # "that creature's controller sacrifices it"
 
 
 def _minus_one_power(game: CardAPI, aura: GameObject, obj: GameObject, chars: Chars) -> None:

@@ -202,7 +202,7 @@ def _fetch_basic(game: CardAPI, item: StackItem) -> Iterator[Any]:
     basics = [o.id for o in game.players[name].library if _basic_land_card(o)]
     if basics:
         # A search of a hidden zone for a card of a stated quality may find none (modern
-        # 701.19b).
+        # 701.23b).
         chosen = yield from game.choose(name, "choose_card", [*basics, None],
                                         {"from": "library", "what": "a basic land card, or none"})
         if chosen is not None:

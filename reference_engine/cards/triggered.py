@@ -119,10 +119,15 @@ CARDS.add(CardImpl("Forbidden Orchard", abilities=(
 
 # -- a delayed trigger ---------------------------------------------------------------------------
 
-def _sacrifice_it(game: CardAPI, item: StackItem) -> None:
-    creature = on_battlefield(game, item.source)  # the same object, if still there
-    if creature is not None:
-        game.sacrifice(creature)
+def _sacrifice_that(creature: GameObject) -> Any:
+    def effect(game: CardAPI, item: StackItem) -> None:
+        # The creature it refers to, if it is still the same object on the battlefield (and
+        # phased in: modern 702.26b); sacrificed by the delayed ability's controller, who can
+        # sacrifice only what they control (modern 701.21a; 2004 glossary "Sacrifice").
+        found = on_battlefield(game, creature)
+        if found is creature:
+            game.sacrifice(creature, item.controller)
+    return effect
 
 
 def _sneak_attack(game: CardAPI, item: StackItem) -> Iterator[Any]:
@@ -139,10 +144,14 @@ def _sneak_attack(game: CardAPI, item: StackItem) -> Iterator[Any]:
     if creature is None:
         return
     game.grant_until(creature.id, "object", keywords=frozenset(("haste",)))
-    # "Sacrifice the creature at the beginning of the next end step": a delayed trigger.
-    spec = TriggerSpec("step", _sacrifice_it, "Sacrifice the creature at the beginning of the "
-                       "next end step.", step=END, whose="each")
-    game.add_delayed("step", spec, item.controller, creature, step=END)
+    # "Sacrifice the creature at the beginning of the next end step": a delayed trigger. Its
+    # source is Sneak Attack, the source of the ability that made it, and its controller that
+    # ability's (modern 603.7e; the 2004 rules say nothing of its source, and the modern rule
+    # is followed). It refers to the creature, which is not its source.
+    spec = TriggerSpec("step", _sacrifice_that(creature), "Sacrifice the creature at the "
+                       "beginning of the next end step.", step=END, whose="each")
+    assert item.source is not None
+    game.add_delayed("step", spec, item.controller, item.source, step=END)
 
 
 CARDS.add(CardImpl("Sneak Attack", abilities=(

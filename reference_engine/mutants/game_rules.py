@@ -277,7 +277,7 @@ def _apnap_seats(p: Patcher) -> None:
         "Each player sacrifices as they choose, before the other player has chosen.")
 def _apnap_early(p: Patcher) -> None:
     p.source(choices._innocent_blood, ("chosen.append(game.objects[pick])",
-                                       "game.sacrifice(game.objects[pick])"))
+                                       "game.sacrifice(game.objects[pick], name)"))
 
 
 # -- 104: numbers and symbols -------------------------------------------------------------------

@@ -38,7 +38,7 @@ def _pool_step(p: Patcher) -> None:
 
 
 @mutant("mana-kept-through-phase-modern", "cr2004:300.3",
-        "Modern mana pools empty only at the end of a phase, as in 2004 (modern 500.4 is "
+        "Modern mana pools empty only at the end of a phase, as in 2004 (modern 500.5 is "
         "outside the corpus).")
 def _pool_phase(p: Patcher) -> None:
     p.set(GameModern, "pool_empties_each_step", False)

@@ -7,10 +7,13 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import Any
 
-from reference_engine import layers, observation, triggers
+from reference_engine import combat, layers, observation, triggers
 from reference_engine import setup as setup_module
 from reference_engine.actions import Action
 from reference_engine.cards import choices, loop
+from reference_engine.cards import common as common_cards
+from reference_engine.cards import continuous as continuous_cards
+from reference_engine.cards import triggered as triggered_cards
 from reference_engine.cards import zones as zone_cards
 from reference_engine.constants import BATTLEFIELD, GRAVEYARD, LIBRARY
 from reference_engine.editions import Game2004, GameModern
@@ -194,6 +197,18 @@ def _damage_no_stack(p: Patcher) -> None:
         "Modern combat damage goes on the stack, as in 2004.")
 def _damage_stack(p: Patcher) -> None:
     p.set(GameModern, "combat_damage_uses_stack", True)
+
+
+@mutant("damage-assignment-order-modern", "modern:405.6e",
+        "Modern combat damage keeps the damage assignment order of the rules before "
+        "2024-11-08 (the blockers as declared): no damage to a blocker before every one "
+        "ahead of it has lethal damage.")
+def _damage_order(p: Patcher) -> None:
+    p.source(combat.Combat._combat_damage, (
+        "damage_divisions(power, lethal, trample)]",
+        "damage_divisions(power, lethal, trample) if self.combat_damage_uses_stack or all("
+        "not amounts[i] or all(amounts[j] >= lethal[j] for j in range(i)) "
+        "for i in range(len(lethal)))]"))
 
 
 @mutant("sba-only-with-empty-stack", "modern:405.6f",
@@ -606,3 +621,53 @@ def _ante_exiles(p: Patcher) -> None:
 def _nth_on_top(p: Patcher) -> None:
     p.source(Game.move, ("if len(destination) >= from_top else 0, new)",
                          "if len(destination) >= from_top else len(destination), new)"))
+
+
+# -- where effects meet (issue 26) --------------------------------------------------------------
+
+
+@mutant("phased-out-permanent-still-affected-modern", "modern:405.6a",
+        "Modern: a resolving effect finds a phased-out permanent as if it were there: Sneak "
+        "Attack's delayed ability sacrifices a phased-out creature, an equip ability moves a "
+        "phased-out Equipment.")
+def _phased_found(p: Patcher) -> None:
+    p.source(common_cards.on_battlefield, (" or current.phased_out:", ":"))
+    p.source(Game.sacrifice, (" and not obj.phased_out", ""))
+
+
+@mutant("sacrifice-another-players-permanent", "modern:405.4",
+        "A player sacrifices a permanent another player controls (Sneak Attack's delayed "
+        "ability, after a Control Magic).")
+def _sacrifice_any(p: Patcher) -> None:
+    p.source(Game.sacrifice, (" and obj.controller == player", ""))
+
+
+@mutant("delayed-trigger-sourced-by-what-it-refers-to", "modern:405.4",
+        "A delayed triggered ability's source is the object it refers to (the creature Sneak "
+        "Attack put onto the battlefield), not the source of the ability that made it.")
+def _delayed_source(p: Patcher) -> None:
+    p.source(triggered_cards._sneak_attack,
+             ("item.controller, item.source, step=END)", "item.controller, creature, step=END)"))
+
+
+@mutant("mana-kept-between-cleanup-steps-modern", "cr2004:300.3",
+        "Modern: a cleanup step that gives priority ends without emptying the pools, so its "
+        "mana is still there in the next cleanup step.")
+def _cleanup_mana(p: Patcher) -> None:
+    p.source(Game._cleanup, ("self._end_step(CLEANUP, ends_phase=False)", "pass"))
+
+
+@mutant("prevention-shield-keeps-only-its-source", "modern:405.6a",
+        "A prevention shield for a red source of one's choice prevents that source's damage "
+        "even after the source stopped being red.")
+def _shield_source_only(p: Patcher) -> None:
+    p.source(Game.shield_from, ("Shield(player, source, matches)", "Shield(player, source)"))
+
+
+@mutant("equip-moves-a-phased-out-equipment", "cr2004:217.5b modern:403.2",
+        "An equip ability moves its Equipment though it phased out (2004: out of play) before "
+        "the ability resolved.")
+def _equip_phased(p: Patcher) -> None:
+    p.source(continuous_cards._equip, (
+        "equipment = on_battlefield(game, item.source)\n    if equipment is None:",
+        "equipment = item.source\n    if equipment is None or equipment.id not in game.objects:"))

@@ -181,35 +181,9 @@ def leonin_bola() -> None:
         print("  the granted ability:", exc)
 
 
-def damage_order() -> None:
-    """509.2, 510.1c of 2024-08-02."""
-    t = Table({"turn": {"number": 3, "active": "A", "step": "beginning_of_combat"},
-               "battlefield": [{"handle": "bears", "card": "Grizzly Bears", "controller": "A"},
-                               {"handle": "e1", "card": "Llanowar Elves", "controller": "B"},
-                               {"handle": "e2", "card": "Llanowar Elves", "controller": "B"}]})
-    t.act(0, PASS)
-    t.act(1, PASS)
-    t.act(0, {"type": "DeclareAttackers",
-              "data": {"attacks": [[t.h["bears"], {"type": "Player", "data": 1}]], "bands": []}})
-    t.act(0, PASS)
-    t.act(1, PASS)
-    t.act(1, {"type": "DeclareBlockers", "data": {"assignments": [[t.h["e1"], t.h["bears"]],
-                                                                  [t.h["e2"], t.h["bears"]]]}})
-    print("509.2: after blockers:", t.where())
-    t.act(0, PASS)
-    t.act(1, PASS)
-    print("  then:", t.where())
-    t.act(0, {"type": "AssignCombatDamage", "data": {
-        "mode": "Normal", "assignments": [[t.h["e1"], 0], [t.h["e2"], 2]],
-        "trample_damage": 0, "controller_damage": 0}})
-    print("510.1c: 0 to the first Elf and 2 to the second accepted; B's graveyard:",
-          t.names(t.game.graveyard(1)))
-
-
 DEVIATIONS: dict[str, Callable[[], None]] = {
     "mind-rot": mind_rot, "no-attackers": no_attackers, "cleanup": cleanup, "wrath": wrath,
     "worlds": worlds, "circle": circle, "plow-under": plow_under, "leonin-bola": leonin_bola,
-    "damage-order": damage_order,
 }
 
 
