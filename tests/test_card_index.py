@@ -8,7 +8,7 @@ from reference_engine.cards.__main__ import main
 from reference_engine.registry import implementation, implemented
 from spec.cardpool import default_pool
 from spec.corpus import Corpus
-from spec.coverage import base_game, card_rules, rule_coverage
+from spec.rule_servers import base_game, card_rules, rule_coverage
 
 
 def test_every_card_of_the_pool_is_implemented_and_vice_versa():

@@ -6,8 +6,8 @@ import json
 import textwrap
 
 from conformance import casefile
-from conformance.cli import main
 from conformance.coverage import Coverage
+from mtgconf import main
 
 CASE = """\
 - id: mine.life

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conformance.cli import main
+from mtgconf import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -147,7 +147,7 @@ def test_no_command_is_a_usage_error(capsys):
 
 def test_console_entry_point_runs():
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "rules", "show", "cr2004:300.6"],
+        [sys.executable, "-m", "mtgconf", "rules", "show", "cr2004:300.6"],
         capture_output=True, text=True, check=False,
     )
     assert done.returncode == 0, done.stderr

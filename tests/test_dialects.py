@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from conformance import casefile
-from conformance.adapters import EngineSpec
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import BadRequestError, IllegalActionError, UnsupportedError
 from tests.fakes import dialects

@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import reports
-from conformance.cli import main
+from mtgconf import main
 from reports import model
 from reports.inputs import BadInput, Record, read_fuzz, read_results
 from reports.pages import Inputs, Site
@@ -370,7 +370,7 @@ def test_the_rerun_command_is_the_one_mtgconf_run_prints(made, suite):
     page = _a_failure_page(suite, "toy 1.0")
     assert "--case-timeout 5 --validate-protocol" in page
 
-    from conformance.cli.run import rerun_command
+    from mtgconf.commands.run import rerun_command
 
     args = argparse.Namespace(engine="reference", cases=[], no_bundled=False, expectations=None,
                               case_timeout=None, validate_protocol=False, repeat=1)

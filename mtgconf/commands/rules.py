@@ -1,0 +1,309 @@
+"""``mtgconf rules``: list, show, search, lint and count the rules of the corpus."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any
+
+from conformance.exitcodes import ExitCode
+from mtgconf import Parser, UsageError
+from spec.annotations import CLASSES
+from spec.corpus import Corpus, Rule, Testability, fold
+from spec.editions import EDITIONS
+from spec.terms import load_concordance, load_glossary
+
+_KINDS = ("section", "rule", "heading")
+
+
+def register(commands: argparse._SubParsersAction[Parser]) -> None:
+    rules = commands.add_parser(
+        "rules",
+        help="List, show, search, lint and count the rules of the corpus",
+        description="The Comprehensive Rules of both editions as records. Without a "
+        "subcommand, lists rules (like `rules list`).",
+    )
+    _list_options(rules, argparse.SUPPRESS)
+    rules.set_defaults(handler=_list, edition=None, section=None, testability=None,
+                       kind=None, json=False)
+    sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", title="subcommands",
+                               parser_class=type(rules))
+
+    listing = sub.add_parser("list", help="List rules, filtered (the default)")
+    _list_options(listing, argparse.SUPPRESS)
+    listing.set_defaults(handler=_list)
+
+    show = sub.add_parser(
+        "show", help="Show one rule: text, gist, class, references and anomalies",
+        description="Show a rule by id, with or without an edition prefix (101.5, "
+        "cr2004:101.5). A printed id that occurs more than once shows every record.",
+    )
+    show.add_argument("rule_id", metavar="ID", help="A rule id such as 217.2b or modern:400.7")
+    _json_option(show)
+    show.set_defaults(handler=_show)
+
+    search = sub.add_parser(
+        "search", help="Find rules whose gist, text or examples contain every word of TEXT",
+    )
+    search.add_argument("words", nargs="+", metavar="TEXT", help="Words to look for")
+    _edition_option(search)
+    _json_option(search)
+    search.set_defaults(handler=_search)
+
+    lint = sub.add_parser(
+        "lint", help="Report every anomaly of the sources: numbering, translation, format",
+        description="Every irregularity found in the seed sources: file, line, printed id, "
+        "canonical id and why. Exits 0: the anomalies are facts of the seeds, kept and named.",
+    )
+    _edition_option(lint)
+    lint.add_argument(
+        "--kind", dest="anomaly_kind", action="append", metavar="KIND",
+        choices=("numbering", "translation", "not-a-rule", "format"),
+        help="Only anomalies of this kind (repeatable): numbering, translation, not-a-rule, "
+        "format",
+    )
+    _json_option(lint)
+    lint.set_defaults(handler=_lint)
+
+    stats = sub.add_parser("stats", help="Count rules per edition, section and testability")
+    _edition_option(stats)
+    _json_option(stats)
+    stats.set_defaults(handler=_stats)
+
+    glossary = sub.add_parser(
+        "glossary", help="Key terms of each edition's language with their English",
+    )
+    glossary.add_argument("term", nargs="?", metavar="TERM",
+                          help="Only terms whose English or original contains TERM")
+    _json_option(glossary)
+    glossary.set_defaults(handler=_glossary)
+
+    concordance = sub.add_parser(
+        "concordance", help="The 2004 zone rules (217) against their modern counterparts",
+    )
+    _json_option(concordance)
+    concordance.set_defaults(handler=_concordance)
+
+
+def _list_options(parser: argparse.ArgumentParser, default: Any) -> None:
+    _edition_option(parser, default)
+    parser.add_argument("--section", default=default, metavar="SECTION",
+                        help="Only rules of this section, e.g. 217")
+    parser.add_argument("--testability", default=default, choices=CLASSES,
+                        help="Only rules of this testability class")
+    parser.add_argument("--kind", default=default, choices=_KINDS,
+                        help="Only records of this kind")
+    _json_option(parser, default)
+
+
+def _edition_option(parser: argparse.ArgumentParser, default: Any = None) -> None:
+    parser.add_argument("--edition", default=default, choices=tuple(EDITIONS),
+                        help="Only this edition")
+
+
+def _json_option(parser: argparse.ArgumentParser, default: Any = False) -> None:
+    parser.add_argument("--json", action="store_true", default=default,
+                        help="Print JSON (a list of records) instead of text")
+
+
+def _print_json(value: object) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+
+
+def _list(args: argparse.Namespace) -> int:
+    corpus = Corpus.load()
+    rules = [
+        r for r in corpus
+        if args.edition in (None, r.edition)
+        and args.section in (None, r.section)
+        and args.testability in (None, r.testability_class)
+        and args.kind in (None, r.kind)
+    ]
+    if args.section is not None and not rules:
+        raise UsageError(f"no rules in section {args.section!r} with these filters")
+    if args.json:
+        _print_json([r.to_json() for r in rules])
+        return ExitCode.OK
+    for rule in rules:
+        print(_row(rule))
+    return ExitCode.OK
+
+
+def _row(rule: Rule) -> str:
+    indent = "  " * rule.depth
+    return f"{rule.ref:<16} {rule.testability_class:<12} {indent}{rule.gist}"
+
+
+def _show(args: argparse.Namespace) -> int:
+    corpus = Corpus.load()
+    rules = corpus.find(args.rule_id)
+    if args.json:
+        _print_json([r.to_json() for r in rules])
+        return ExitCode.OK
+    if len(rules) > 1:
+        print(f"{args.rule_id} names {len(rules)} records:\n")
+    print("\n\n".join(_describe(corpus, r) for r in rules))
+    return ExitCode.OK
+
+
+def _describe(corpus: Corpus, rule: Rule) -> str:
+    source = corpus.editions[rule.edition].source["file"]
+    lines = f"line {rule.line}" if rule.end_line == rule.line else (
+        f"lines {rule.line}-{rule.end_line}")
+    printed = f", printed {rule.printed_id}" if rule.printed_id != rule.id else ""
+    out = [f"{rule.ref}  [{rule.kind}{printed}]  {source} {lines}"]
+    out.append(f"  Section:     {rule.section} {rule.section_title}")
+    if rule.parent and rule.parent != rule.section:
+        parent = corpus.get(f"{rule.edition}:{rule.parent}")
+        out.append(f"  Parent:      {parent.id} {parent.text}")
+    out.append(f"  Text:        {rule.text}")
+    out.extend(f"  Example:     {x['text']}" for x in rule.examples)
+    out.append(f"  Gist:        {rule.gist}")
+    out.append(f"  Testability: {_testability(rule.testability)}")
+    if rule.references:
+        refs = ", ".join(
+            f"{x['target']} ({'present' if x['status'] == 'present' else 'not in the corpus'})"
+            for x in rule.references
+        )
+        out.append(f"  References:  {refs}")
+    children = corpus.children(rule)
+    if children:
+        out.append(f"  Sub-rules:   {', '.join(c.id for c in children)}")
+    out.extend(f"  Anomaly:     {a['kind']}: {a['why']}" for a in rule.anomalies)
+    return "\n".join(out)
+
+
+def _testability(value: Testability) -> str:
+    text = value["class"]
+    if "reason" in value:
+        text += f" ({value['reason']})"
+    if "exercised_by" in value:
+        text += f", exercised by {', '.join(value['exercised_by'])}"
+    if "note" in value:
+        text += f"; {value['note']}"
+    return text
+
+
+def _search(args: argparse.Namespace) -> int:
+    corpus = Corpus.load()
+    text = " ".join(args.words)
+    rules = corpus.search(text, args.edition)
+    if args.json:
+        _print_json([r.to_json() for r in rules])
+        return ExitCode.OK
+    if not rules:
+        print(f"no rule mentions {text!r}", file=sys.stderr)
+        return ExitCode.OK
+    for rule in rules:
+        print(_row(rule))
+    return ExitCode.OK
+
+
+def _lint(args: argparse.Namespace) -> int:
+    corpus = Corpus.load()
+    kinds = set(args.anomaly_kind or ())
+    found = [
+        (rule, anomaly) for rule, anomaly in corpus.anomalies(args.edition)
+        if not kinds or anomaly["kind"] in kinds
+    ]
+    rows = [{
+        "file": corpus.editions[rule.edition].source["file"],
+        "line": anomaly["line"],
+        "edition": rule.edition,
+        "printed_id": anomaly["printed_id"],
+        "canonical_id": anomaly["canonical_id"],
+        "record": rule.ref,
+        "kind": anomaly["kind"],
+        "why": anomaly["why"],
+    } for rule, anomaly in found]
+    if args.json:
+        _print_json(rows)
+        return ExitCode.OK
+    for row in rows:
+        ids = row["printed_id"] or "-"
+        if row["canonical_id"] and row["canonical_id"] != row["printed_id"]:
+            ids += f" -> {row['canonical_id']}"
+        print(f"{row['file']}:{row['line']}: {row['kind']}: {ids}: {row['why']}")
+    counts = Counter(row["kind"] for row in rows)
+    summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+    print(f"{len(rows)} anomalies" + (f" ({summary})" if summary else ""))
+    return ExitCode.OK
+
+
+def _stats(args: argparse.Namespace) -> int:
+    corpus = Corpus.load()
+    editions = [args.edition] if args.edition else list(corpus.editions)
+    report: dict[str, Any] = {}
+    for key in editions:
+        rules = corpus.edition(key)
+        numbered = [r for r in rules if r.kind != "section"]
+        sections: dict[str, Any] = {}
+        for rule in numbered:
+            entry = sections.setdefault(rule.section, {
+                "title": rule.section_title, "rules": 0, **dict.fromkeys(CLASSES, 0)})
+            entry["rules"] += 1
+            entry[rule.testability_class] += 1
+        report[key] = {
+            "sections": len(rules) - len(numbered),
+            "rules": len(numbered),
+            "headings": sum(r.kind == "heading" for r in numbered),
+            "testability": {c: sum(r.testability_class == c for r in numbered) for c in CLASSES},
+            "anomalies": len(corpus.anomalies(key)),
+            "by_section": sections,
+        }
+    if args.json:
+        _print_json(report)
+        return ExitCode.OK
+    for key, data in report.items():
+        info = corpus.editions[key]
+        print(f"{key}: {info.title}")
+        print(f"  {data['rules']} numbered rules ({data['headings']} heading-only) in "
+              f"{data['sections']} sections; {data['anomalies']} source anomalies")
+        print("  testability: " + ", ".join(f"{n} {c}" for c, n in data["testability"].items()))
+        print(f"  {'section':<8}{'rules':>6}" + "".join(f"{c:>14}" for c in CLASSES) + "  title")
+        for section, row in data["by_section"].items():
+            print(f"  {section:<8}{row['rules']:>6}"
+                  + "".join(f"{row[c]:>14}" for c in CLASSES) + f"  {row['title']}")
+    return ExitCode.OK
+
+
+def _glossary(args: argparse.Namespace) -> int:
+    terms = load_glossary()
+    if args.term:
+        wanted = fold(args.term)
+        terms = [t for t in terms if any(
+            wanted in fold(x) for x in (t.english, t.cr2004 or "", t.modern or ""))]
+        if not terms:
+            raise UsageError(f"no glossary term matches {args.term!r}")
+    if args.json:
+        _print_json([{
+            "english": t.english, "cr2004": t.cr2004, "modern": t.modern,
+            "rules": list(t.rules), "note": t.note,
+        } for t in terms])
+        return ExitCode.OK
+    for term in terms:
+        line = f"{term.english:<28} {term.cr2004 or '-':<14} {term.modern or '-':<16}"
+        line += f" {', '.join(term.rules)}"
+        print(line.rstrip())
+        if term.note:
+            print(f"{'':<28} {term.note}")
+    return ExitCode.OK
+
+
+def _concordance(args: argparse.Namespace) -> int:
+    pairs = load_concordance()
+    if args.json:
+        _print_json([
+            {"cr2004": f"cr2004:{p.cr2004}", "modern": [f"modern:{m}" for m in p.modern],
+             "note": p.note}
+            for p in pairs
+        ])
+        return ExitCode.OK
+    for pair in pairs:
+        modern = ", ".join(pair.modern) if pair.modern else "(no counterpart)"
+        print(f"cr2004:{pair.cr2004:<8} -> {modern}")
+        print(f"{'':<16}{pair.note}")
+    return ExitCode.OK
