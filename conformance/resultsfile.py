@@ -14,7 +14,6 @@ read as a complete run (not interrupted, every case run selected).
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
@@ -23,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from conformance import schemas
+from conformance import atomic, schemas
 from conformance.errors import InputError, Problem
 from conformance.outcomes import STATUSES, UNEXPECTED
 from conformance.protocol import HARNESS, EngineInfo
@@ -238,7 +237,7 @@ class Results:
         return out
 
     def write(self, path: Path) -> None:
-        write_json(path, self.to_dict())
+        atomic.write_json(path, self.to_dict())
 
 
 def section_title(corpus: Corpus, edition: str, section: str) -> str:
@@ -252,19 +251,3 @@ def _rule_key(key: tuple[str, str]) -> tuple[Any, ...]:
     edition, _, number = rule.partition(":")
     parts = [(int(x), "") if x.isdigit() else (0, x) for x in re.findall(r"\d+|[a-z]+", number)]
     return (edition, parts, engine)
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write atomically: a reader never sees half a file, and the previous file stays until
-    the new one is whole."""
-    write_text(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-
-
-def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)

@@ -254,12 +254,12 @@ def write_report(cases: Any, run: settings.Settings) -> None:
     """Beside results.json: coverage.json (the suite's coverage, with each case's quotes) and
     the HTML report (``reports``, built from those two files alone); print where it is."""
     import reports
-    from conformance.resultsfile import write_json
+    from conformance import atomic
     from mtgconf.commands.report import publish_summary
 
     results = _results_file(run)
     coverage = results.with_name(reports.COVERAGE_FILE)
-    write_json(coverage, coverage_document(cases))
+    atomic.write_json(coverage, coverage_document(cases))
     try:
         written = reports.build([results], results.with_name("report"), coverage=coverage)
     except reports.OutputError as exc:
