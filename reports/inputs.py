@@ -1,9 +1,9 @@
 """The report's inputs, read from files alone: results, coverage, mutants and fuzz findings.
 
-Nothing here imports the harness or an engine. A results file is checked against
-``spec/schemas/results.json`` (data, not harness code); the others against the few fields the
-report reads. A file that is missing, not JSON or not of its format raises ``BadInput``
-naming the file (and the field), which the command line turns into exit status 2.
+Nothing here imports an engine. Each file is checked against its schema under
+``spec/schemas/`` (results, coverage, mutants, fuzz), beside the others. A file that is
+missing, not JSON or not of its format raises ``BadInput`` naming the file (and the field),
+which the command line turns into exit status 2.
 
 >>> runs = [read_results(Path("conformance-results/results.json"))]   # doctest: +SKIP
 >>> runs[0].records[0].status                                          # doctest: +SKIP
@@ -16,22 +16,18 @@ import json
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
-from spec.editions import SPEC_DIR
+from conformance import schemas
 
 RESULTS_FORMAT = "mtg-conformance results"
 RESULTS_VERSIONS = (1, 2)
 MUTANTS_FORMATS = {"mtg-conformance mutants": (2,), "mtg-conformance-mutation": (1,)}
 FUZZ_FORMAT = "mtg-conformance fuzz"
 FUZZ_VERSIONS = (1,)
-SCHEMAS = Path(__file__).resolve().parent / "schemas"
 
 
 class BadInput(Exception):
@@ -160,13 +156,8 @@ def _load_json(path: Path, what: str) -> Any:
         raise BadInput(path, f"not a {what} (not JSON: {exc})") from None
 
 
-@cache
-def _validator(path: Path) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
-
-
-def _check(path: Path, schema: Path, data: Any, what: str) -> None:
-    error = best_match(_validator(schema).iter_errors(data))
+def _check(path: Path, schema: str, data: Any, what: str) -> None:
+    error = schemas.first_error(schema, data)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path)
         raise BadInput(path, f"not a valid {what}: {error.message}", where)
@@ -183,7 +174,7 @@ def read_results(path: Path) -> Run:
     if data["version"] == 1:  # read as a complete run, as the harness does
         data = {**data, "version": 2, "interrupted": False,
                 "selected": len(data.get("results", []))}
-    _check(path, SPEC_DIR / "schemas" / "results.json", data, "results file")
+    _check(path, "results.json", data, "results file")
     return Run(path=path, engines={e["spec"]: e["info"] for e in data["engines"]},
                editions=tuple(data["editions"]),
                records=tuple(Record.from_json(r) for r in data["results"]),
@@ -194,7 +185,7 @@ def read_results(path: Path) -> Run:
 
 def read_coverage(path: Path) -> CoverageInput:
     data = _load_json(path, "coverage file")
-    _check(path, SCHEMAS / "coverage.json", data, "coverage file (mtgconf coverage --json)")
+    _check(path, "coverage.json", data, "coverage file (mtgconf coverage --json)")
     return CoverageInput(path=path, summary=data["summary"],
                          rules={r["rule"]: r for r in data["rules"]},
                          cases=dict(data.get("cases") or {}))
@@ -209,7 +200,7 @@ def read_mutants(path: Path) -> tuple[Mutant, ...]:
     if data.get("version") not in MUTANTS_FORMATS[data["format"]]:
         raise BadInput(path, f"mutants format version {data.get('version')!r} is not one this "
                        "report reads", "version")
-    _check(path, SCHEMAS / "mutants.json", data, "mutants file")
+    _check(path, "mutants.json", data, "mutants file")
     return tuple(Mutant(id=key, status=m["status"], rules=tuple(m.get("rules", ())),
                         description=m.get("description", ""),
                         killed_by=tuple(m.get("killed_by", ())))
@@ -218,7 +209,7 @@ def read_mutants(path: Path) -> tuple[Mutant, ...]:
 
 def read_fuzz(path: Path) -> FuzzRun:
     """A fuzz run (format ``mtg-conformance fuzz`` version 1, schema
-    ``reports/schemas/fuzz.json``). A finding's case is shown as YAML; when it gives only a
+    ``spec/schemas/fuzz.json``). A finding's case is shown as YAML; when it gives only a
     ``case_file``, that file is read (relative to the fuzz file) if it is there."""
     data = _load_json(path, "fuzz results file")
     if not isinstance(data, dict) or data.get("format") != FUZZ_FORMAT:
@@ -227,7 +218,7 @@ def read_fuzz(path: Path) -> FuzzRun:
     if data.get("version") not in FUZZ_VERSIONS:
         raise BadInput(path, f"fuzz format version {data.get('version')!r} is not one this "
                        "report reads", "version")
-    _check(path, SCHEMAS / "fuzz.json", data, "fuzz results file")
+    _check(path, "fuzz.json", data, "fuzz results file")
     engine = f"{data['engine']['name']} {data['engine']['version']}"
     findings = tuple(
         FuzzFinding(invariant=item["invariant"], rules=tuple(item["rules"]),
