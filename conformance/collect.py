@@ -28,7 +28,7 @@ from conformance.lint import load_checked
 from conformance.protocol import EngineInfo
 from conformance.reaper import Reaper
 from conformance.recorder import ResultsRecorder
-from conformance.resultsfile import Results
+from conformance.resultsfile import Record, Results
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.settings import Settings
@@ -356,10 +356,12 @@ class CaseItem(pytest.Item):
         expectation = plugin.expectations.lookup(self.case.id, self.edition) \
             if plugin.expectations is not None else None
         result = kinds.apply(outcome, expectation)
-        record = kinds.CaseResult(self.case.id, self.edition, self.case.rules, self.engine,
-                                  result, time.perf_counter() - started, str(self.case.file),
-                                  self.case.line)
-        self.mtg_result = record.serializable()
+        record = Record.judged(case_id=self.case.id, edition=self.edition,
+                               rules=self.case.rules, engine=self.engine, result=result,
+                               duration=time.perf_counter() - started, file=str(self.case.file),
+                               line=self.case.line)
+        # The record's JSON form: what travels with the report (from an xdist worker too).
+        self.mtg_result = record.to_dict()
         if result.status == "skip":
             # Reported at the case's own file and line, not at this line.
             raise pytest.skip.Exception(result.message, _use_item_location=True)
@@ -381,12 +383,11 @@ class CaseItem(pytest.Item):
         return self.path, line, f"{self.case.id} [{self.edition}]"
 
 
-def describe(record: kinds.CaseResult) -> str:
+def describe(record: Record) -> str:
     """A failure as the user reads it: what, where, and what the engine said."""
-    data = record.serializable()
-    detail = data.get("detail", {})
-    lines = [f"[{data['status']}] {data['message']}"]
-    where = f"{record.file}:{record.line}" if record.line else record.file
+    detail = record.detail
+    lines = [f"[{record.status}] {record.message}"]
+    where = f"{record.file}:{record.line}" if record.line else (record.file or "")
     lines.append(f"  case {record.case_id} ({record.edition}) at {where}")
     if "line" in detail:
         lines.append(f"  step at line {detail['line']}")

@@ -143,6 +143,7 @@ class Settings:
             "rules": list(self.rules),
             "cases": list(self.case_ids),
             "case_dirs": [str(d) for d in self.case_dirs],
+            "bundled_case_dirs": [str(d) for d in self.case_dirs if d == BUNDLED_CASES],
             "expectations": str(self.expectations) if self.expectations else None,
             "case_timeout": self.case_timeout,
             "validate_protocol": self.validate,

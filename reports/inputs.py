@@ -1,13 +1,12 @@
 """The report's inputs, read from files alone: results, coverage, mutants and fuzz findings.
 
-Nothing here imports an engine. Each file is checked against its schema under
-``spec/schemas/`` (results, coverage, mutants, fuzz), beside the others. A file that is
-missing, not JSON or not of its format raises ``BadInput`` naming the file (and the field),
-which the command line turns into exit status 2.
+Results files are read by the harness's one reader of them (``conformance.resultsfile``, the
+results contract); the coverage, mutants and fuzz files here, each checked against its schema
+under ``spec/schemas/`` (``conformance.schemas``). Nothing here imports an engine. A file that
+is missing, not JSON or not of its format raises an ``InputError`` (``BadInput`` for the files
+read here) naming the file and the field, which the command line turns into exit status 2.
 
->>> runs = [read_results(Path("conformance-results/results.json"))]   # doctest: +SKIP
->>> runs[0].records[0].status                                          # doctest: +SKIP
-'pass'
+>>> read_fuzz(Path("fuzz-results/fuzz-modern.json")).findings        # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -15,72 +14,29 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from conformance import schemas
+from conformance.errors import InputError, Problem
 
-RESULTS_FORMAT = "mtg-conformance results"
-RESULTS_VERSIONS = (1, 2)
 MUTANTS_FORMATS = {"mtg-conformance mutants": (2,), "mtg-conformance-mutation": (1,)}
 FUZZ_FORMAT = "mtg-conformance fuzz"
 FUZZ_VERSIONS = (1,)
 
 
-class BadInput(Exception):
+class BadInput(InputError):
     """An input file the report cannot use: missing, not JSON, or not of its format."""
 
     def __init__(self, path: Path | str, message: str, where: str = "") -> None:
+        super().__init__((Problem(str(path), message, field=where or None),))
         self.path, self.message, self.where = str(path), message, where
-        super().__init__(f"{path}: {message}" + (f" (at {where})" if where else ""))
 
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One case run of a results file: a case, in an edition, against an engine."""
-
-    case_id: str
-    edition: str
-    rules: tuple[str, ...]
-    engine: str
-    status: str
-    outcome: str
-    message: str
-    duration: float
-    file: str | None = None
-    line: int | None = None
-    detail: Mapping[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Record:
-        return cls(case_id=data["case_id"], edition=data["edition"], rules=tuple(data["rules"]),
-                   engine=data["engine"], status=data["status"], outcome=data["outcome"],
-                   message=data["message"], duration=float(data["duration"]),
-                   file=data.get("file"), line=data.get("line"),
-                   detail=dict(data.get("detail") or {}))
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.engine, self.case_id, self.edition)
-
-
-@dataclass(frozen=True)
-class Run:
-    """One results file: the engines it ran, as they declared themselves, and its records."""
-
-    path: Path
-    engines: dict[str, dict[str, Any] | None]  # spec -> hello declaration (None: no handshake)
-    editions: tuple[str, ...]
-    records: tuple[Record, ...]
-    started: str
-    finished: str
-    options: Mapping[str, Any]
-    selected: int
-    interrupted: bool
-    harness: str
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" + (f" (at {self.where})" if self.where else "")
 
 
 @dataclass(frozen=True)
@@ -161,26 +117,6 @@ def _check(path: Path, schema: str, data: Any, what: str) -> None:
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path)
         raise BadInput(path, f"not a valid {what}: {error.message}", where)
-
-
-def read_results(path: Path) -> Run:
-    """Read and check a results file (format version 1 or 2)."""
-    data = _load_json(path, "results file")
-    if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
-        raise BadInput(path, f"not a results file (format is not {RESULTS_FORMAT!r})", "format")
-    if data.get("version") not in RESULTS_VERSIONS:
-        raise BadInput(path, f"results format version {data.get('version')!r} is not one this "
-                       f"report reads ({', '.join(map(str, RESULTS_VERSIONS))})", "version")
-    if data["version"] == 1:  # read as a complete run, as the harness does
-        data = {**data, "version": 2, "interrupted": False,
-                "selected": len(data.get("results", []))}
-    _check(path, "results.json", data, "results file")
-    return Run(path=path, engines={e["spec"]: e["info"] for e in data["engines"]},
-               editions=tuple(data["editions"]),
-               records=tuple(Record.from_json(r) for r in data["results"]),
-               started=data["started"], finished=data["finished"], options=data["options"],
-               selected=data["selected"], interrupted=data["interrupted"],
-               harness=data["harness"])
 
 
 def read_coverage(path: Path) -> CoverageInput:

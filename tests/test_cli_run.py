@@ -62,6 +62,8 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     assert "6 results: 2 pass, 4 xfail (all as expected)" in out
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert data["options"]["expectations"] == str(tmp_path / "expected.yaml")
+    assert data["options"]["case_dirs"] == [str(FROZEN)]
+    assert data["options"]["bundled_case_dirs"] == []  # --no-bundled
 
 
 @pytest.mark.parametrize(("argv", "words"), [
@@ -171,7 +173,12 @@ def test_expectations_generate_rejects_what_is_not_a_results_file(tmp_path, caps
     path.write_text('{"results": []}')
     code, _, err = cli(capsys, "expectations", "generate", str(path))
     assert code == 2
-    assert "not a valid results file" in err
+    assert f"{path}: format: not a results file (format is not 'mtg-conformance results')" \
+        in err
+    path.write_text('{"format": "mtg-conformance results", "version": 3}')
+    code, _, err = cli(capsys, "expectations", "generate", str(path))
+    assert code == 2
+    assert f"{path}: not a valid results file: 'harness' is a required property" in err
 
 
 def test_the_portability_document_holds_the_current_table():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -296,6 +295,7 @@ def coverage_document(cases: Any) -> dict[str, Any]:
 def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) -> int:
     """Print what went wrong (each with the command that reruns it), what blocked the
     skipped cases, the results per section and the verdict; the run's exit status."""
+    from conformance.resultsfile import rerun_command
     from conformance.verdict import blocker_counts, judge
     from spec.corpus import Corpus
 
@@ -307,7 +307,7 @@ def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) ->
             where = f" ({_relative(record.file)}:{record.line})" if record.file else ""
             print(f"  [{record.status}] {record.edition}::{record.case_id}{where}: "
                   f"{record.message}")
-            print(f"      rerun: {rerun_command(record, args)}")
+            print(f"      rerun: {rerun_command(record, results.options)}")
         print()
     blocked = blocker_counts(results)
     if blocked:
@@ -337,27 +337,6 @@ def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) ->
         print(f"mtgconf: {reason}", file=sys.stderr)
     print(f"results: {run.results}\njunit:   {run.junit}")
     return verdict.code
-
-
-def rerun_command(record: Any, args: argparse.Namespace) -> str:
-    """The command that runs this one case again, as this run ran it."""
-    parts = ["mtgconf", "run"]
-    if args.engine != "reference":
-        parts += ["--engine", args.engine]
-    parts += ["--edition", record.edition, "--case", record.case_id]
-    for folder in args.cases:
-        parts += ["--cases", str(folder)]
-    if args.no_bundled:
-        parts.append("--no-bundled")
-    if args.expectations is not None:
-        parts += ["--expectations", str(args.expectations)]
-    if args.case_timeout is not None:
-        parts += ["--case-timeout", f"{args.case_timeout:g}"]
-    if args.validate_protocol:
-        parts.append("--validate-protocol")
-    if args.repeat != 1:
-        parts += ["--repeat", str(args.repeat)]
-    return shlex.join(parts)
 
 
 def _relative(path: str) -> str:
