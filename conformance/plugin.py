@@ -3,18 +3,21 @@
 It does nothing unless asked: cases are collected only when an ``--mtg-*`` option is given,
 or when case files (or a case folder) are named on the command line, so that ``pytest`` on a
 project that merely has the plugin installed runs that project's tests as before. This
-module holds only the options and the switch; the collectors, items and engines live in
-``conformance.collect`` and are imported only when the plugin is switched on.
+module holds only the options, the switch and what ``mtgconf run`` hands over
+(``RunContext``); the collectors, items and engines live in ``conformance.collect`` and are
+imported only when the plugin is switched on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from conformance import settings as checked
+from conformance.errors import SetupError
 from conformance.settings import (
     CASE_SUFFIXES,
     DEFAULT_CASE_TIMEOUT,
@@ -22,6 +25,33 @@ from conformance.settings import (
     MinRun,
     Settings,
 )
+
+if TYPE_CHECKING:
+    from conformance.casefile import CaseSet
+    from conformance.expectations import Expectations
+    from conformance.resultsfile import Results
+    from conformance.session import EngineSession
+
+
+@dataclass(eq=False)  # a pytest plugin object: hashable by identity
+class RunContext:
+    """What ``mtgconf run`` hands the plugin in its own process, and reads back when pytest
+    returns. The settings, the cases and the expectations are the command's own objects,
+    already checked: the plugin in this process neither reads them back from the ``--mtg-*``
+    options nor loads the files again (the xdist workers, other processes, do, once each).
+    The sessions are the engines the command shook hands with."""
+
+    settings: Settings | None = None
+    cases: CaseSet | None = None
+    expectations: Expectations | None = None
+    sessions: dict[str, EngineSession] = field(default_factory=dict)
+    engine_failure: SetupError | None = None
+    results: Results | None = None
+    interrupted_by: str | None = None
+
+    @property
+    def from_cli(self) -> bool:
+        return self.settings is not None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -91,9 +121,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rule(ref): the rule a conformance case verifies; select with "
                    "-m \"rule(ref='cr2004:101.5')\"")
-    settings = Settings.from_options(config.option, config.invocation_params.dir)
+    context = next((p for p in config.pluginmanager.get_plugins()
+                    if isinstance(p, RunContext)), RunContext())
+    settings = context.settings
+    if settings is None:
+        try:
+            settings = Settings.from_options(config.option, config.invocation_params.dir)
+        except SetupError as exc:  # a bad --mtg-engine
+            raise pytest.UsageError(f"--mtg-engine {exc.message()} ({exc.hint})") from None
     explicit = _explicit_case_paths(config, settings)
-    active = _active(config.option)
+    active = context.from_cli or _active(config.option)
     if not active and not explicit:
         return
     problems = settings.problems()
@@ -103,7 +140,7 @@ def pytest_configure(config: pytest.Config) -> None:
         _select_cases(config, settings)
     from conformance.collect import MtgPlugin
 
-    plugin = MtgPlugin(config, settings, explicit)
+    plugin = MtgPlugin(config, settings, explicit, context)
     config.stash[PLUGIN] = plugin
     config.pluginmanager.register(plugin, "mtg-conformance")
 

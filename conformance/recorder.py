@@ -28,7 +28,8 @@ CaseOfNode = Callable[[str], tuple[str, str, str, list[str], str, int | None] | 
 class ResultsRecorder:
     def __init__(self, settings: Settings, *, case_node: CaseOfNode) -> None:
         self.settings = settings
-        self.engines: dict[str, EngineInfo | None] = dict.fromkeys(settings.engines)
+        self.engines: dict[str, EngineInfo | None] = dict.fromkeys(
+            e.text for e in settings.engines)
         self.records: dict[str, Record] = {}
         self.started = now()
         self.selected: int | None = None

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,6 +66,37 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     assert data["options"]["expectations"] == str(tmp_path / "expected.yaml")
     assert data["options"]["case_dirs"] == [str(FROZEN)]
     assert data["options"]["bundled_case_dirs"] == []  # --no-bundled
+
+
+def test_the_run_parses_its_engine_once_and_loads_its_inputs_once(tmp_path, capsys,
+                                                                   monkeypatch):
+    # In this process: the engine spec is parsed at the option; the plugin takes the command's
+    # own settings, cases and expectations (nothing read back from argv, no file read twice).
+    from conformance import collect, lint
+    from conformance.expectations import Expectations
+    from conformance.settings import Settings
+    from conformance.transports import EngineSpec
+
+    calls: Counter[str] = Counter()
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return call
+
+    for owner, name in [(EngineSpec, "parse"), (Expectations, "load"), (Settings, "from_options")]:
+        monkeypatch.setattr(owner, name, counted(name, getattr(owner, name)))
+    for module in (lint, collect):
+        monkeypatch.setattr(module, "load_checked", counted("load_checked", lint.load_checked))
+    expected = tmp_path / "expected.yaml"
+    expected.write_text("engine: toy\nexpectations: {}\n")
+    code, out, err = cli(capsys, "run", "--engine", CORRECT, "--rules", "cr2004:212.6*", "-n",
+                         "0", "--no-bundled", "--cases", str(FROZEN), "--expectations",
+                         str(expected), "--no-report", "--out", str(tmp_path / "out"))
+    assert code == 0, out + err
+    assert "6 results: 6 pass" in out
+    assert calls == {"parse": 1, "load": 1, "load_checked": 1}
 
 
 @pytest.mark.parametrize(("argv", "words"), [

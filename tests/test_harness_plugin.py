@@ -184,3 +184,20 @@ def test_several_engines_get_their_own_items(pytester):
                                       "PASSED"), ("OnlyCr2004", "modern", "SKIPPED")]:
         assert (f"turn.yaml::py:tests.fakes.miniatures:{engine}::{edition}::"
                 f"turn.first-player-skips-draw {outcome}") in out
+
+
+def test_the_options_the_workers_read_say_what_the_settings_say(pytester, tmp_path):
+    # The --mtg-* options are the one serialized form of a run's settings (an xdist worker
+    # reads them back): read back, they are the settings they were made from, field by field.
+    from conformance.settings import MinRun, Settings
+    from conformance.transports import EngineSpec
+
+    settings = Settings(
+        engines=(EngineSpec.parse("reference"), EngineSpec.parse(CORRECT.split("=", 1)[1])),
+        editions=("modern",), rules=("cr2004:101.*",), case_ids=("turn.*",),
+        case_dirs=(tmp_path / "mine",), expectations=tmp_path / "expected.yaml",
+        case_timeout=None, results=tmp_path / "out" / "results.json",
+        junit=tmp_path / "out" / "junit.xml", validate=True, max_restarts=0, repeat=3,
+        min_run=MinRun.parse("60%"))
+    config = pytester.parseconfig(*settings.pytest_args())
+    assert Settings.from_options(config.option, config.invocation_params.dir) == settings

@@ -323,15 +323,17 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     from conformance import schemas
     from conformance.recorder import ResultsRecorder
     from conformance.settings import Settings
+    from conformance.transports import EngineSpec
 
-    settings = Settings(engines=("toy",), editions=("cr2004",),
+    toy = "cmd:toy"  # never started: the recorder only names it
+    settings = Settings(engines=(EngineSpec.parse(toy),), editions=("cr2004",),
                         results=tmp_path / "results.json")
     recorder = ResultsRecorder(
-        settings, case_node=lambda nodeid: ("a.b", "cr2004", "toy", ["cr2004:101.3"],
+        settings, case_node=lambda nodeid: ("a.b", "cr2004", toy, ["cr2004:101.3"],
                                             "x.yaml", 3) if nodeid.endswith("a.b") else None)
     recorder.open_stream()
     passed = Record.judged(case_id="c.d", edition="cr2004",
-                           rules=("cr2004:101.3", "modern:402.1"), engine="toy",
+                           rules=("cr2004:101.3", "modern:402.1"), engine=toy,
                            result=kinds.Passed(), duration=0.1)
     recorder.pytest_runtest_logreport(SimpleNamespace(
         nodeid="x.yaml::cr2004::c.d", mtg_result=passed.to_dict(), failed=False))
@@ -347,7 +349,7 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     assert [(r["case_id"], r["status"]) for r in data["results"]] == [("a.b", "crash"),
                                                                      ("c.d", "pass")]
     assert data["results"][0]["file"] == "x.yaml" and data["results"][0]["line"] == 3
-    assert data["rules"] == [{"rule": "cr2004:101.3", "engine": "toy", "total": 2,
+    assert data["rules"] == [{"rule": "cr2004:101.3", "engine": toy, "total": 2,
                               "unexpected": 1, "counts": {"pass": 1, "crash": 1}}]
     assert (data["interrupted"], data["selected"]) == (False, 2)
 
