@@ -6,9 +6,9 @@ import json
 
 from reference_engine.cards.__main__ import main
 from reference_engine.registry import implementation, implemented
+from spec import rule_servers
 from spec.cardpool import default_pool
 from spec.corpus import Corpus
-from spec import rule_servers
 from spec.rule_servers import base_game, card_rules, rule_coverage, unserved
 
 
