@@ -285,8 +285,7 @@ class Site:
 
     def rule_page(self, rule: Any) -> Page:
         corpus = self.corpus
-        references = [{**ref, "href": self.href(ref["ref"]) if ref.get("ref") else None}
-                      for ref in rule.references]
+        references = [self._reference(rule, ref) for ref in rule.references]
         # (the other edition's rule, the path of its page, the note); (None, None, note):
         # a 2004 rule with no modern counterpart
         concordance: list[tuple[str | None, str | None, str]] = []
@@ -324,6 +323,18 @@ class Site:
             fuzzed=[(run, inv) for run in self.inputs.fuzz for inv in run.invariants
                     if rule.ref in inv["rules"]],
             cases=self._cases_citing(rule.ref))
+
+    def _reference(self, rule: Rule, ref: dict[str, Any]) -> dict[str, Any]:
+        """A cross-reference with the path of its target's page. The seed index marks a target
+        outside its seed absent; it is linked when it is a record outside the seeds. Each
+        target outside the seeds, and each of a rule outside them (which has no text of its
+        own to show the reference in), shows the target's gist."""
+        target = ref.get("ref") or f"{rule.edition}:{ref['target']}"
+        found = self.corpus.get(target) if target in self.paged else None
+        if found is None:
+            return {**ref, "href": None, "outside": False, "gist": ""}
+        return {**ref, "ref": target, "href": rule_href(target), "outside": found.outside,
+                "gist": found.gist if rule.outside or found.outside else ""}
 
     def _cases_citing(self, ref: str) -> list[dict[str, Any]]:
         """Each case run citing the rule (by case and edition), with its quote and a status

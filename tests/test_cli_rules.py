@@ -144,7 +144,7 @@ def test_show_a_rule_outside_the_seeds_shows_our_record(capsys):
         "the corpus holds no text of the rule" in lines
     assert any(line.startswith("  Parent:      508.1 As the step begins") for line in lines)
     assert any(line.startswith("  Key terms:   untapped, haste, ") for line in lines)
-    assert "  References:  302.6 (present), 702.10b (present)" in lines
+    assert "  References:  302.6 (outside the seeds), 702.10b (outside the seeds)" in lines
     code, out, _ = run(capsys, "rules", "show", "cr2004:303.1")
     assert "  Unsure:      The upkeep step's rules were not found" in out
     code, out, _ = run(capsys, "rules", "show", "modern:505.6b")
@@ -155,6 +155,10 @@ def test_show_a_rule_outside_the_seeds_shows_our_record(capsys):
     assert record["terms"][:2] == ["untapped", "haste"]
     code, out, _ = run(capsys, "rules", "show", "101.5")  # a seed rule: as it was
     assert "[rule]  spec/sources/" in out.splitlines()[0] and "  Text:        " in out
+    # its reference to 304, absent from the seed, is a record outside it
+    assert "  References:  304 (outside the seeds)" in out
+    code, out, _ = run(capsys, "rules", "show", "cr2004:103.2")
+    assert "  References:  407 (not in the corpus)" in out
 
 
 def test_list_and_search_take_one_part_at_a_time(capsys):

@@ -355,6 +355,10 @@ def test_the_summary_shows_both_parts(suite, made):
     assert case["terms"] == {"cr2004:310.2b": ["nobody blocked", "defending player"]}
     assert list(case["quotes"]) == ["cr2004:212.3d"]  # the seed rule it also cites
     assert coverage["summary_outside"]["covered"] == 2
+    results = json.loads(made.reference()[0].read_text())  # the roll-up marks them too
+    marked = {r["rule"]: r.get("outside") for r in results["rules"]}
+    assert marked["modern:505.6b"] is True and marked["cr2004:310.2b"] is True
+    assert marked["cr2004:212.6a"] is None  # a seed rule: no mark
 
 
 def test_a_rule_is_linked_only_when_it_has_a_page(made):
@@ -363,8 +367,15 @@ def test_a_rule_is_linked_only_when_it_has_a_page(made):
         ("modern:508.1a", "rules/modern/508.1a.html"),
         ("cr2004:212.6a", "rules/cr2004/212.6a.html"), ("modern:999.9", None)]
     page = site.rule_page(Corpus.load().get("modern:508.1a"))
-    assert [r["href"] for r in page.context["references"]] == [
-        "rules/modern/302.6.html", "rules/modern/702.10b.html"]
+    assert [(r["href"], r["gist"]) for r in page.context["references"]] == [
+        ("rules/modern/302.6.html", Corpus.load().get("modern:302.6").gist),
+        ("rules/modern/702.10b.html", Corpus.load().get("modern:702.10b").gist)]
+    seed = site.rule_page(Corpus.load().get("cr2004:101.5"))  # to 304, outside the seed
+    assert [(r["text"], r["href"], r["outside"], r["gist"]) for r in
+            seed.context["references"]] == [("規則304", "rules/cr2004/304.html", True,
+                                             Corpus.load().get("cr2004:304").gist)]
+    absent = site.rule_page(Corpus.load().get("cr2004:103.2")).context["references"]
+    assert [(r["target"], r["href"]) for r in absent] == [("407", None)]  # in neither part
     assert {p.path for p in site.pages()} >= {
         "beyond-cr2004.html", "beyond-modern.html", "rules/modern/508.1a.html"}
     summary = site.summary_page().context  # no coverage given: neither part's coverage

@@ -209,16 +209,23 @@ def _describe(corpus: Corpus, rule: Rule) -> str:
     if rule.unsure:
         out.append(f"  Unsure:      {rule.unsure}")
     if rule.references:
-        refs = ", ".join(
-            f"{x['target']} ({'present' if x['status'] == 'present' else 'not in the corpus'})"
-            for x in rule.references
-        )
+        refs = ", ".join(f"{x['target']} ({_reference_status(corpus, rule, x)})"
+                         for x in rule.references)
         out.append(f"  References:  {refs}")
     children = corpus.children(rule)
     if children:
         out.append(f"  Sub-rules:   {', '.join(c.id for c in children)}")
     out.extend(f"  Anomaly:     {a['kind']}: {a['why']}" for a in rule.anomalies)
     return "\n".join(out)
+
+
+def _reference_status(corpus: Corpus, rule: Rule, reference: dict[str, Any]) -> str:
+    """present (a seed rule), outside the seeds (a record of the other part: the seed index
+    marks a target outside its seed absent), or not in the corpus."""
+    target = f"{rule.edition}:{reference['target']}"
+    if target not in corpus:
+        return "not in the corpus"
+    return "outside the seeds" if corpus.get(target).outside else "present"
 
 
 def _testability(value: Testability) -> str:
