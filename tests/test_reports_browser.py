@@ -16,7 +16,8 @@ loaded: none may log a console error or a failed load, request anything outside 
 hold a link that does not resolve inside it; nothing an engine wrote may run or become an
 element; the summary, a rule page, the tree of the rules beyond the seeds and one of its rule
 pages are photographed and checked not blank. Set
-``MTGCONF_REPORT_PAGES=all`` to load every page of both sites (about 670, under two minutes).
+``MTGCONF_REPORT_PAGES=all`` to load every page of both sites (about 1,430, about four
+minutes).
 
 The screenshots are written to the test's temporary folder, and also to
 ``$MTGCONF_SCREENSHOTS`` when set; ``MTGCONF_SCREENSHOT_SITE`` (a report folder) and
