@@ -208,11 +208,15 @@ class Results:
 
     def rollup(self) -> list[dict[str, Any]]:
         """Per rule and engine, how the results counting for the rule ended (``by_rule``), in
-        the order of rule ids."""
+        the order of rule ids; a rule outside the seeds is marked ``outside``."""
+        from spec.corpus import Corpus
+
+        corpus = Corpus.load()
         grouped = by_rule(self.records)
         return [
-            {"rule": rule, "engine": engine, "total": len(records),
-             "unexpected": sum(r.unexpected for r in records),
+            {"rule": rule, "engine": engine,
+             **({"outside": True} if rule in corpus and corpus.get(rule).outside else {}),
+             "total": len(records), "unexpected": sum(r.unexpected for r in records),
              "counts": counts(r.status for r in records)}
             for (engine, rule), records in sorted(
                 grouped.items(), key=lambda kv: (rule_sort_key(kv[0][1]), kv[0][0]))
