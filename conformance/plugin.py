@@ -123,16 +123,19 @@ def pytest_configure(config: pytest.Config) -> None:
                    "-m \"rule(ref='cr2004:101.5')\"")
     context = next((p for p in config.pluginmanager.get_plugins()
                     if isinstance(p, RunContext)), RunContext())
+    here = config.invocation_params.dir
+    case_dirs = context.settings.case_dirs if context.settings is not None \
+        else Settings.case_dirs_of(config.option, here)
+    explicit = _explicit_case_paths(config, case_dirs)
+    active = context.from_cli or _active(config.option)
+    if not active and not explicit:
+        return  # switched off: not even the engine spec is parsed (nor an entry point read)
     settings = context.settings
     if settings is None:
         try:
-            settings = Settings.from_options(config.option, config.invocation_params.dir)
+            settings = Settings.from_options(config.option, here)
         except SetupError as exc:  # a bad --mtg-engine
             raise pytest.UsageError(f"--mtg-engine {exc.message()} ({exc.hint})") from None
-    explicit = _explicit_case_paths(config, settings)
-    active = context.from_cli or _active(config.option)
-    if not active and not explicit:
-        return
     problems = settings.problems()
     if problems:
         raise pytest.UsageError("\n".join(problems))
@@ -157,12 +160,12 @@ def _within(path: Path, roots: tuple[Path, ...]) -> bool:
     return any(path == root or root in path.parents for root in roots)
 
 
-def _explicit_case_paths(config: pytest.Config, settings: Settings) -> list[Path]:
+def _explicit_case_paths(config: pytest.Config, case_dirs: tuple[Path, ...]) -> list[Path]:
     """Case files named on the command line, and case folders (or files in them)."""
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         return []
     return [path for path in _arg_paths(config)
-            if path.suffix in CASE_SUFFIXES or _within(path, settings.case_dirs)]
+            if path.suffix in CASE_SUFFIXES or _within(path, case_dirs)]
 
 
 def _select_cases(config: pytest.Config, settings: Settings) -> None:
@@ -171,5 +174,5 @@ def _select_cases(config: pytest.Config, settings: Settings) -> None:
     case_args = [str(d) for d in settings.case_dirs]
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = case_args
-    elif not _explicit_case_paths(config, settings):
+    elif not _explicit_case_paths(config, settings.case_dirs):
         config.args = [*config.args, *case_args]

@@ -190,7 +190,6 @@ class Settings:
         editions = [e for e in option.mtg_editions if e != "all"]
         if not editions or "all" in option.mtg_editions:
             editions = list(EDITIONS)
-        case_dirs = tuple(dict.fromkeys((here / d).resolve() for d in option.mtg_case_dirs))
         timeout = option.mtg_case_timeout
         return cls(
             engines=tuple(dict.fromkeys(EngineSpec.parse(text)
@@ -198,7 +197,7 @@ class Settings:
             editions=tuple(e for e in EDITIONS if e in editions),
             rules=tuple(option.mtg_rules),
             case_ids=tuple(option.mtg_case_ids),
-            case_dirs=case_dirs if option.mtg_no_bundled else (BUNDLED_CASES, *case_dirs),
+            case_dirs=cls.case_dirs_of(option, here),
             expectations=(here / option.mtg_expectations).resolve()
             if option.mtg_expectations else None,
             case_timeout=DEFAULT_CASE_TIMEOUT if timeout is None else (timeout or None),
@@ -210,6 +209,13 @@ class Settings:
             repeat=option.mtg_repeat or 1,
             min_run=option.mtg_min_run,
         )
+
+    @staticmethod
+    def case_dirs_of(option: Any, here: Path) -> tuple[Path, ...]:
+        """The case folders pytest's ``--mtg-*`` options name (what the plugin needs to know
+        whether it is switched on, before anything else is read)."""
+        case_dirs = tuple(dict.fromkeys((here / d).resolve() for d in option.mtg_case_dirs))
+        return case_dirs if option.mtg_no_bundled else (BUNDLED_CASES, *case_dirs)
 
     def problems(self) -> list[str]:
         """What is wrong with the files and folders these settings name, before anything

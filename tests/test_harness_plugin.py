@@ -54,6 +54,19 @@ def test_switched_off_without_options(pytester, cases):
     assert "mtg-conformance: engines" not in result.stdout.str()
 
 
+def test_switched_off_it_parses_no_engine_spec(pytester, monkeypatch):
+    # A broken engine registry (a distribution's bad entry point) must not break the tests of a
+    # project that merely has the plugin installed.
+    from conformance.transports import EngineSpec
+
+    def refuse(cls: type, text: str) -> None:
+        raise AssertionError(f"the switched-off plugin parsed {text!r}")
+
+    monkeypatch.setattr(EngineSpec, "parse", classmethod(refuse))
+    pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    run(pytester).assert_outcomes(passed=1)
+
+
 def test_case_files_named_on_the_command_line_are_collected(pytester, cases):
     result = run(pytester, "mycases/mine.yaml", CORRECT, "--co", "-q")
     assert "mycases/mine.yaml::cr2004::mine.life" in result.stdout.str()
