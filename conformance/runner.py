@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-from conformance import paths, standins
+from conformance import observed, paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
 from conformance.errors import (
@@ -239,7 +239,8 @@ class _CaseRun:
         else:
             self._fail(step, f"the engine accepted {_show(action)}; it must be rejected as "
                        "illegal_action")
-        after = self.client.observe()
+        # The same state, whatever order the engine lists its unordered lists in this time.
+        before, after = observed.canonical(before), observed.canonical(self.client.observe())
         if after != before:
             where, old, new = _difference(before, after)
             self._fail(step, f"the engine rejected the action but changed the state at "
@@ -266,6 +267,7 @@ class _CaseRun:
                 value = paths.resolve(check.path, observation, self.handles.matches, full=full)
                 paths.check(check.path, check.expected, value, full=full)
             except paths.Mismatch as exc:
+                self._no_one_answer_decision(step, observation)
                 message = str(exc)
                 if check.path.handles and not self.follows and \
                         not isinstance(exc, paths.HiddenCards):
@@ -315,6 +317,7 @@ class _CaseRun:
             if isinstance(pending, dict):
                 decision = pending.get("decision")
                 if decision not in ("declare_attackers", "declare_blockers"):
+                    self._no_one_answer_decision(step, observation)
                     self._fail(step, f"stopped at turn {turn.get('number')} {turn.get('step')}: "
                                f"player {pending.get('player')} must decide {decision} before "
                                f"reaching {wanted}")
@@ -344,6 +347,18 @@ class _CaseRun:
             self._fail(step, message)
 
     # ---- helpers ----
+
+    def _no_one_answer_decision(self, step: Step, observation: dict[str, Any]) -> None:
+        """A case stopped by a pending decision that has only one possible answer meets a
+        broken protocol, not a broken rule: an error (seen from the engine's own listing, with
+        ``actions.legal``)."""
+        if not isinstance(observation.get("pending"), dict) or \
+                "actions.legal" not in self.info.capabilities:
+            return
+        why = observed.one_answer(observation["pending"], self.client.legal_actions())
+        if why is not None:
+            raise _Stop(Errored(f"{step.describe()}: the engine broke the protocol: {why}",
+                                step=step.index))
 
     def _translate(self, step: Step, action: dict[str, Any],
                    observation: dict[str, Any] | None = None) -> dict[str, Any]:
