@@ -218,18 +218,29 @@ def canonical(observation: dict[str, Any]) -> dict[str, Any]:
 _DECLARATIONS = frozenset({"declare_attackers", "declare_blockers"})
 
 
-def one_answer(pending: Any, listed: list[Any]) -> str | None:
-    """Why the pending decision has only one possible answer, judged from the engine's own
-    listing of legal actions (``listed``), or None. An engine never asks such a decision
-    (docs/protocol.md, Dialects): it takes it itself. A concession is always legal and no
-    answer to a decision."""
+#: Decisions that place cards one at a time in an order: with one card left (``count: 1``) the
+#: only answer is that card.
+_ORDERS = frozenset({"order_graveyard", "put_on_top"})
+_NEVER_ASKED = ("an engine never asks one, it takes it itself (docs/protocol.md, Dialects, "
+                "One-answer decisions)")
+
+
+def one_answer(pending: Any, listed: list[Any] | None) -> str | None:
+    """Why the pending decision has only one possible answer, or None: judged from the
+    decision itself (an order with one card left to place) or from the engine's own listing of
+    legal actions (``listed``, None when the engine does not declare ``actions.legal``). An
+    engine never asks such a decision (docs/protocol.md, Dialects): it takes it itself. A
+    concession is always legal and no answer to a decision."""
     if not isinstance(pending, dict) or pending.get("decision") in _DECLARATIONS:
         return None
-    answers = [a for a in listed if isinstance(a, dict) and a.get("player") ==
+    asked = f"player {pending.get('player')} is asked {pending.get('decision')}"
+    if pending.get("decision") in _ORDERS and pending.get("count") == 1:
+        return f"{asked} with one card left to place, a decision with one possible answer: " \
+            + _NEVER_ASKED
+    answers = [a for a in listed or () if isinstance(a, dict) and a.get("player") ==
                pending.get("player") and a.get("action") != "concede"]
     if len(answers) != 1:
         return None
-    return (f"player {pending.get('player')} is asked {pending.get('decision')}, a decision "
-            f"with one possible answer ({json.dumps(answers[0], ensure_ascii=False)}, the "
-            "only one its legal actions list): an engine never asks one, it takes it itself "
-            "(docs/protocol.md, Dialects)")
+    return (f"{asked}, a decision with one possible answer "
+            f"({json.dumps(answers[0], ensure_ascii=False)}, the only one its legal actions "
+            f"list): {_NEVER_ASKED}")

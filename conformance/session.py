@@ -3,7 +3,9 @@
 The restart policy lives here and nowhere else. A case that leaves the connection unusable
 (the engine crashed, timed out, or wrote something that is not a response) gets a fresh
 engine for the next case, with the ``hello`` handshake replayed. After ``max_restarts``
-restarts in a row the engine is marked broken and every case left is reported as not run.
+restarts in a row the engine is marked broken and every case left is reported as not run. A
+restart the engine is not to blame for (a harness error, or a protocol slip: an answer that is
+no response, ``runner.run_case``) is not counted: it costs only its case.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ lists in any order, and the verdict on a decision with one possible answer."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.transports import EngineSpec
 from reference_engine.engine import ReferenceEngine
+from tests.fakes import dialects
 
 GIVEN = {
     "turn": {"number": 3, "active": "A", "step": "precombat_main"},
@@ -105,16 +107,26 @@ def test_other_lists_still_match_element_by_element():
 
 
 def test_one_answer_is_judged_from_the_pending_players_listed_answers():
-    pending = {"player": "B", "decision": "order_graveyard", "count": 1}
+    pending = {"player": "B", "decision": "choose_sacrifice"}
     concede = [{"action": "concede", "player": p} for p in "AB"]
     one = [{"action": "choose", "player": "B", "choice": 7}, *concede]
     two = [{"action": "choose", "player": "B", "choice": 7},
            {"action": "choose", "player": "B", "choice": 8}, *concede]
     assert "one possible answer" in (observed.one_answer(pending, one) or "")
     assert observed.one_answer(pending, two) is None
+    assert observed.one_answer(pending, None) is None  # no listing: it cannot tell
     attackers = {"player": "A", "decision": "declare_attackers"}
     assert observed.one_answer(attackers, [{"action": "done", "player": "A"}]) is None
     assert observed.one_answer(None, one) is None
+
+
+def test_an_order_with_one_card_left_has_one_answer_without_a_listing():
+    for decision in ("order_graveyard", "put_on_top"):
+        last = {"player": "B", "decision": decision, "count": 1}
+        assert "one card left to place" in (observed.one_answer(last, None) or "")
+        assert observed.one_answer({**last, "count": 2}, None) is None
+    # A discard of one card of several is a choice.
+    assert observed.one_answer({"player": "A", "decision": "discard", "count": 1}, None) is None
 
 
 def _bundled(case_id: str):
@@ -130,12 +142,23 @@ def _run(engine: str, case_id: str, edition: str = "modern"):
         session.close()
 
 
-def test_a_one_answer_decision_asked_is_a_protocol_error_not_the_cases_rule_broken():
-    outcome = _run("py:tests.fakes.dialects:AsksOneAnswerDecisions",
-                   "zone.owner-orders-cards-into-graveyard")
+class _AsksWithoutListing(dialects.AsksOneAnswerDecisions):
+    """Asks the last card of an order and cannot list legal actions."""
+
+    def hello(self, protocol: float = 1.1) -> dict[str, Any]:
+        info = super().hello(protocol)
+        info["capabilities"] = [c for c in info["capabilities"] if c != "actions.legal"]
+        return info
+
+
+@pytest.mark.parametrize("engine", ["py:tests.fakes.dialects:AsksOneAnswerDecisions",
+                                    f"py:{__name__}:_AsksWithoutListing"])
+def test_a_one_answer_decision_asked_is_a_protocol_error_not_the_cases_rule_broken(engine):
+    outcome = _run(engine, "zone.owner-orders-cards-into-graveyard")
     assert outcome.status == "error"
     assert "broke the protocol" in outcome.message
-    assert "order_graveyard, a decision with one possible answer" in outcome.message
+    assert "order_graveyard" in outcome.message and "one possible answer" in outcome.message
+    assert "cr2004" not in outcome.message and "modern:" not in outcome.message
 
 
 def test_a_rejected_action_that_lists_a_hand_anew_left_the_state_unchanged():
