@@ -138,8 +138,8 @@ def run_case(case: Case, edition: str, session: EngineSession,
     if not isinstance(outcome, Passed | Skipped):
         outcome = _with_stderr(outcome, client.transport.stderr_since(mark))
     # After a harness error the connection may be mid-conversation: start afresh, without
-    # counting it as the engine's restart; after a slip likewise.
-    session.end(unusable=unusable or harness_failed, blame=not (harness_failed or slipped))
+    # counting it as the engine's restart.
+    session.end(unusable=unusable or harness_failed, blame=not harness_failed, slipped=slipped)
     return outcome
 
 
