@@ -267,13 +267,25 @@ class Layers(GameState):
 
     # -- control (layer 2) --------------------------------------------------------------------
 
-    def refresh_control(self) -> None:
-        """Apply control-changing effects: each permanent's controller is the one who put it
-        onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
+    def control_effects(self) -> list[Continuous]:
+        """The control-changing (layer 2) effects in force, in timestamp order (cached)."""
         if self._control_version != self.version:
             self._control_effects = [e for e in self.continuous_effects() if e.layer == CONTROL]
             self._control_version = self.version
-        effects = self._control_effects
+        return self._control_effects
+
+    def controller_under(self, effects: list[Continuous], obj: GameObject, base: str) -> str:
+        """The controller the control-changing ``effects`` give ``obj``, whose controller
+        without them is ``base`` (the latest timestamp wins)."""
+        for effect in effects:
+            if effect.applies(self, effect.source, obj, None):
+                base = effect.modify(self, effect.source, obj, None)
+        return base
+
+    def refresh_control(self) -> None:
+        """Apply control-changing effects: each permanent's controller is the one who put it
+        onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
+        effects = self.control_effects()
         if not effects and not self._control_changed:
             return
         changed = False
@@ -282,10 +294,7 @@ class Layers(GameState):
                 # Treated as though it did not exist, it keeps the controller it phased out
                 # under, and phases in in that player's untap step (modern 702.26a, d).
                 continue
-            desired = obj.base_controller
-            for effect in effects:
-                if effect.applies(self, effect.source, obj, None):
-                    desired = effect.modify(self, effect.source, obj, None)
+            desired = self.controller_under(effects, obj, obj.base_controller)
             if desired != obj.controller:
                 obj.controller = desired
                 obj.controlled_since = self.turn

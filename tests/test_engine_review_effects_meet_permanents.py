@@ -456,3 +456,22 @@ def test_modern_a_phased_out_stolen_creature_is_still_its_controllers():
     # Nor can A, its owner, equip, target or sacrifice it meanwhile: nothing lists it.
     assert not [a for a in t.legal() if t.id("bears") in (
         a.get("card"), *[tg.get("object") for tg in a.get("targets", [])])]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_given_permanent_of_a_player_who_does_not_own_it_stays_theirs(edition):
+    # A given state: B controls A's Bears, with no effect to say so (as if B had put them onto
+    # the battlefield under its control), and A controls B's Giant with Control Magic. The
+    # Bears stay B's when control is worked out (modern 110.2, 2004 200.6a: by default the
+    # player who put it onto the battlefield controls it); the Giant goes back to B only when
+    # Control Magic leaves. (They used to go back to A as soon as any control effect was in
+    # the game.)
+    t = table(edition, battlefield=[
+        h("bears", "Grizzly Bears", owner="A", controller="B"),
+        h("giant", "Hill Giant", owner="B", controller="A"),
+        h("magic", "Control Magic", controller="A", attached_to="giant")])
+    t.do("pass", "A")
+    assert (t.find("bears")["controller"], t.find("giant")["controller"]) == ("B", "A")
+    t.game.destroy(t.id("magic"))
+    t.do("pass", "B")
+    assert (t.find("bears")["controller"], t.find("giant")["controller"]) == ("B", "B")
