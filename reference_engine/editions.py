@@ -119,6 +119,9 @@ class Game2004(Game):
         comes back only with it."""
         zone = self.zones_extra["phased_out"]
         for item in _with_attachments(self.battlefield, obj):
+            # Out of play, it is known as it last was in play (a source of combat damage on
+            # the stack, 310.4b): Board.last_known.
+            item.last_chars = self.chars(item)
             self.battlefield.remove(item)
             item.attacking, item.blocking = False, None  # removed from combat (2004 306.2)
             item.zone = PHASED_OUT
