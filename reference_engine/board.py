@@ -330,13 +330,14 @@ class Board(Triggers):
         return "infect" in self.last_known(source).keywords
 
     def last_known(self, obj: GameObject) -> Chars:
-        """``obj``'s characteristics as a source of damage, or of a choice, sees them: as they
-        are while it is on the battlefield or the stack; once it has left the battlefield, or
-        (2004) phased out of play, as it last existed there, its last known information
-        (modern 608.2h, 113.7a; 2004 310.4b: combat damage's source "as it most recently
-        existed"). Its characteristics where it is now are its card's (an effect applies only
-        to what is on the battlefield, 2004 217.5b), not what it was."""
-        if obj.id in self.objects and obj.zone in (BATTLEFIELD, STACK):
+        """``obj``'s characteristics as a source of damage or an ability's source sees them:
+        as they are while it is on the battlefield (phased in) or the stack; once it has left
+        the battlefield, or phased out, as it last existed there, its last known information
+        (modern 608.2h, 113.7a; a phased-out permanent is treated as though it did not exist,
+        702.26b; 2004 310.4b: combat damage's source "as it most recently existed"). Its
+        characteristics where it is now are its card's (an effect applies only to what is on
+        the battlefield, 2004 217.5b), or leave out what phased out with it, not what it was."""
+        if obj.id in self.objects and obj.zone in (BATTLEFIELD, STACK) and not obj.phased_out:
             return self.chars(obj)
         return obj.last_chars if obj.last_chars is not None else self.chars(obj)
 

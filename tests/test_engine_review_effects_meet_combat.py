@@ -426,3 +426,71 @@ def test_modern_a_trampler_with_infect_gives_its_excess_as_poison():
     finish_combat(t)
     assert t.player("B")["poison"] == 1 and t.player("B")["life"] == 20
     assert graveyard(t, "B") == ["Ornithopter"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_three_blockers_of_a_trampler_every_division_listed_and_any_pair_order_taken(edition):
+    # Bears with Rancor and Bonesplitter (6/2 trample) blocked by three Llanowar Elves: every
+    # split of 6 among the Elves, and, once each has its 1 (modern 702.19b, 2004 502.9b), the
+    # rest to B as A chooses: 28 + 10 divisions. A division's pairs may come in any order.
+    t = table(edition, battlefield=trampler(
+        *[h(f"elf-{i}", "Llanowar Elves", controller="B") for i in (1, 2, 3)],
+        more=(h("splitter", "Bonesplitter", controller="A", attached_to="bears"),)))
+    t.attack("bears")
+    t.block({f"elf-{i}": "bears" for i in (1, 2, 3)})
+    t.advance("combat_damage")
+    assert recipients(t) == [t.id("elf-1"), t.id("elf-2"), t.id("elf-3"), "B"]
+    expected = {(a, b, c, 6 - a - b - c) for a in range(7) for b in range(7) for c in range(7)
+                if a + b + c <= 6 and (a + b + c == 6 or min(a, b, c) >= 1)}
+    assert len(expected) == 38 and divisions(t) == expected
+    t.do("choose", "A", choice=division(t, ("B", 3), ("elf-3", 1), ("elf-1", 1), ("elf-2", 1)))
+    finish_combat(t)
+    assert t.player("B")["life"] == 17
+    assert graveyard(t, "B") == ["Llanowar Elves"] * 3
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_blocker_animated_until_end_of_combat_is_owed_its_whole_toughness(edition):
+    # B animates Jade Statue (3/6 until end of combat) in the declare attackers step and blocks
+    # the 4/2 trampler with it: lethal damage is 6, more than 4, so nothing tramples over and
+    # nobody is asked (modern 702.19b, 2004 502.9b); the Statue survives and kills the Bears.
+    t = table(edition, battlefield=trampler(h("statue", "Jade Statue", controller="B"),
+                                            h("plains-1", "Plains", controller="B"),
+                                            h("plains-2", "Plains", controller="B")))
+    t.attack("bears")
+    t.do("pass", "A")
+    t.do("activate", "B", card="statue", ability=0, pay_with=["plains-1", "plains-2"])
+    resolve(t)
+    assert t.find("statue")["toughness"] == 6
+    t.block({"statue": "bears"})
+    t.advance("combat_damage")
+    assert t.obs()["pending"] is None
+    finish_combat(t)
+    assert t.player("B")["life"] == 20
+    assert t.find("statue")["damage"] == 4
+    assert graveyard(t, "A") == ["Grizzly Bears"]  # Rancor went back to A's hand
+    assert t.cards(t.player("A")["hand"]) == ["Rancor"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_blocker_regenerating_from_its_combat_damage(edition):
+    # Hill Giant blocked by Drudge Skeletons, whose regeneration shield B makes: 2004 after the
+    # combat damage is on the stack (310.4a: dealt as assigned), modern before it is dealt.
+    # Both deal their damage at once; the Skeletons are destroyed and regenerate (tapped, damage
+    # removed), and the Giant keeps the 1 the Skeletons dealt it.
+    t = table(edition, battlefield=[h("giant", "Hill Giant", controller="A"),
+                                    h("skel", "Drudge Skeletons", controller="B"),
+                                    h("swamp", "Swamp", controller="B")])
+    t.attack("giant")
+    t.block({"skel": "giant"})
+    if edition == "cr2004":
+        t.advance("combat_damage")
+        assert [s["kind"] for s in t.obs()["stack"]] == ["combat_damage"]
+    t.do("pass", "A")
+    t.do("activate", "B", card="skel", ability=0, pay_with=["swamp"])
+    resolve(t)
+    finish_combat(t)
+    skel = t.find("skel")
+    assert skel in t.obs()["battlefield"] and skel["tapped"] is True and skel["damage"] == 0
+    assert t.find("giant")["damage"] == 1
+    assert [e["object"] for e in t.events if e["type"] == "regenerate"] == [t.id("skel")]

@@ -475,3 +475,130 @@ def test_a_given_permanent_of_a_player_who_does_not_own_it_stays_theirs(edition)
     t.game.destroy(t.id("magic"))
     t.do("pass", "B")
     assert (t.find("bears")["controller"], t.find("giant")["controller"]) == ("B", "B")
+
+
+# ---- a source phased out: as it last existed -----------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_stone_giant_phased_out_in_response_checks_its_target_against_its_last_known_power(
+        edition):
+    # Stone Giant with Bonesplitter (5/4) targets A's Hill Giant (toughness 3 < 5); in response
+    # A phases the Stone Giant out with Vanishing, Bonesplitter with it. As the ability resolves
+    # its source is treated as though it did not exist (modern 702.26b) and is known by its
+    # last known information (608.2b, 608.2h): power 5, so the target is still legal and the
+    # Hill Giant dies at the end step. (It used to read the phased-out Giant as it was without
+    # its phased-out Bonesplitter, or, 2004, by its card: power 3, and the ability did nothing.
+    # 2004: out of play, 217.8c; the 2004 text of the clause on a gone source's information is
+    # not in the seeds, and the modern rule is followed.)
+    t = table(edition, battlefield=[
+        h("giant", "Stone Giant", controller="A"),
+        h("splitter", "Bonesplitter", controller="A", attached_to="giant"),
+        h("vanishing", "Vanishing", controller="A", attached_to="giant"),
+        h("hill", "Hill Giant", controller="A"), *islands("A", 2)])
+    assert t.find("giant")["power"] == 5
+    t.do("activate", "A", card="giant", ability=0, targets=["hill"])
+    t.do("activate", "A", card="vanishing", ability=0, pay_with=["island-1", "island-2"])
+    resolve(t)  # Vanishing's: the Stone Giant, Bonesplitter and Vanishing phase out
+    assert not {"Stone Giant", "Bonesplitter", "Vanishing"} & phased_in(t)
+    t.events.clear()
+    resolve(t)  # the Stone Giant's
+    assert not [e for e in t.events if e["type"] == "fizzle"]
+    game = t.game
+    assert game.has(game.objects[t.id("hill")], "flying")
+    t.advance("end")
+    assert [s["card"] for s in t.obs()["stack"]] == ["Stone Giant"]
+    resolve(t)
+    assert graveyard(t, "A") == ["Hill Giant"]
+
+
+# ---- more delayed sacrifice: timing and phasing --------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_creature_sneaked_in_during_the_end_step_stays_through_the_next_turn(edition):
+    # A uses Sneak Attack in its own end step: "the next end step" (modern 513.2; 2004 "at end
+    # of turn", which has begun already) is B's. The Giant blocks in B's turn and is
+    # sacrificed at B's end step.
+    t = table(edition, a={"hand": [h("giant", "Hill Giant")]},
+              b={"hand": []},
+              battlefield=[h("sneak", "Sneak Attack", controller="A"),
+                           h("mountain", "Mountain", controller="A"),
+                           h("bears", "Grizzly Bears", controller="B")])
+    t.advance("end")
+    sneak_in(t, "giant")
+    t.advance("upkeep", turn=4)
+    assert t.find("giant") in t.obs()["battlefield"]
+    t.attack("bears")
+    t.block({"giant": "bears"})
+    t.advance("end", turn=4)
+    assert [s["card"] for s in t.obs()["stack"]] == ["Sneak Attack"]
+    resolve(t)
+    assert graveyard(t, "A") == ["Hill Giant"]
+    assert graveyard(t, "B") == ["Grizzly Bears"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_sneaked_efreet_phasing_out_with_the_sacrifice_on_the_stack_is_spared(edition):
+    # The delayed ability has triggered and waits on the stack; in response the Efreet phases
+    # itself out. As the ability resolves the Efreet is treated as though it did not exist
+    # (modern 702.26b; 2004: out of play, 217.8c): nothing is sacrificed, and it has triggered
+    # for good (modern 603.7b).
+    t = table(edition, a={"hand": [h("efreet", "Rainbow Efreet")]},
+              battlefield=[h("sneak", "Sneak Attack", controller="A"),
+                           h("mountain", "Mountain", controller="A"), *islands("A", 2)])
+    sneak_in(t, "efreet")
+    t.advance("end")
+    assert [s["card"] for s in t.obs()["stack"]] == ["Sneak Attack"]
+    t.do("activate", "A", card="efreet", ability=0, pay_with=["island-1", "island-2"])
+    resolve(t)  # the Efreet phases out
+    resolve(t)  # the delayed ability: nothing
+    assert graveyard(t, "A") == []
+    t.advance("end", turn=5)
+    assert t.obs()["stack"] == []
+    assert "Rainbow Efreet" in phased_in(t)
+
+
+# ---- equipment and a change of control -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_equipment_on_a_stolen_creature_stays_its_controllers_to_move(edition):
+    # B's Control Magic takes A's Bears, which wear A's Bonesplitter: the Equipment stays A's
+    # (2004 212.2k; modern 301.5d) and keeps equipping the Bears, now B's (4/2). A may move it
+    # to a creature A controls, not to the Bears (equip: "target creature you control").
+    t = table(edition, battlefield=[
+        h("bears", "Grizzly Bears", owner="A", controller="B"),
+        h("magic", "Control Magic", controller="B", attached_to="bears"),
+        h("splitter", "Bonesplitter", controller="A", attached_to="bears"),
+        h("giant", "Hill Giant", controller="A"), h("mountain", "Mountain", controller="A")])
+    bears = t.find("bears")
+    assert (bears["controller"], bears["power"]) == ("B", 4)
+    targets = {tg["object"] for a in t.legal() if a.get("card") == t.id("splitter")
+               for tg in a.get("targets", [])}
+    assert targets == {t.id("giant")}
+    assert t.illegal("activate", "A", card="splitter", ability=0, targets=["bears"],
+                     pay_with=["mountain"]) == "illegal_target"
+    t.do("activate", "A", card="splitter", ability=0, targets=["giant"], pay_with=["mountain"])
+    resolve(t)
+    assert (t.find("giant")["power"], t.find("bears")["power"]) == (5, 2)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_stolen_creatures_granted_bola_ability_is_its_controllers_and_unattaches_the_bola(
+        edition):
+    # A's Leonin Bola equips A's Bears, which B controls with Control Magic. The ability the
+    # Bola grants is the Bears' and only their controller, B, may activate it (2004 212.2k;
+    # modern 301.5d): B taps the Bears and unattaches A's Bola to tap A's Hill Giant. The Bola
+    # stays on the battlefield, A's, attached to nothing.
+    t = table(edition, active="B", battlefield=[
+        h("bears", "Grizzly Bears", owner="A", controller="B"),
+        h("magic", "Control Magic", controller="B", attached_to="bears"),
+        h("bola", "Leonin Bola", controller="A", attached_to="bears"),
+        h("giant", "Hill Giant", controller="A")])
+    t.do("activate", "B", card="bears", ability=0, targets=["giant"])
+    bola = t.find("bola")
+    assert bola["attached_to"] is None and bola["controller"] == "A"
+    assert t.find("bears")["tapped"] is True
+    resolve(t)
+    assert t.find("giant")["tapped"] is True

@@ -378,3 +378,44 @@ def test_a_circle_may_choose_the_creature_a_waiting_shield_is_for(edition):
     t.do("activate", "B", card="circle", ability=0, pay_with=["plains-2"])
     resolve(t)
     assert sorted(choices(t)) == sorted([t.id("fanatic"), goblin])
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_mana_ability_with_a_trigger_in_a_cleanup_step(edition):
+    # In the first cleanup step's priority A taps Forbidden Orchard for mana: its trigger gives
+    # B a Spirit, players get priority again; then another cleanup step. Modern: the mana
+    # empties as the step ends (500.5), no loss; 2004: kept to the end of the phase and burnt,
+    # 1 life (300.3).
+    t = _lions_die_in_cleanup(edition, more=(h("orchard", "Forbidden Orchard", controller="A"),))
+    _to_cleanup_priority(t)
+    t.do("activate", "A", card="orchard", ability=0)
+    if (t.obs()["pending"] or {}).get("decision") == "choose_color":
+        t.do("choose", "A", choice="G")
+    assert t.player("A")["mana_pool"]["G"] == 1
+    assert [s["card"] for s in t.obs()["stack"]] == ["Forbidden Orchard", "Rancor"]
+    resolve(t)  # B's Spirit
+    resolve(t)  # Rancor returns
+    t.advance("upkeep", turn=4)
+    assert "Spirit" in t.cards(t.obs()["battlefield"])
+    assert t.player("A")["life"] == (19 if edition == "cr2004" else 20)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_mana_burn_at_the_end_of_a_repeated_cleanup_takes_the_last_life(edition):
+    # A at 1 life taps an Island in the cleanup step's priority. 2004: the mana burns as the
+    # end phase ends, after the last cleanup step (300.3): A is at 0 and loses when the
+    # state-based actions are next checked (B's upkeep). Modern: no mana burn; A lives.
+    t = _lions_die_in_cleanup(edition, more=(h("island", "Island", controller="A"),))
+    t.game.players["A"].life = 1
+    _to_cleanup_priority(t)
+    t.do("activate", "A", card="island", ability=0)
+    resolve(t)  # Rancor returns
+    assert t.player("A")["life"] == 1
+    t.do("pass", "A")
+    t.do("pass", "B")
+    o = t.obs()
+    if edition == "cr2004":
+        assert o["result"]["over"] is True and o["result"]["losers"] == ["A"]
+        assert t.player("A")["life"] == 0
+    else:
+        assert o["result"]["over"] is False and t.player("A")["life"] == 1
