@@ -671,3 +671,18 @@ def _equip_phased(p: Patcher) -> None:
     p.source(continuous_cards._equip, (
         "equipment = on_battlefield(game, item.source)\n    if equipment is None:",
         "equipment = item.source\n    if equipment is None or equipment.id not in game.objects:"))
+
+
+@mutant("given-controller-reverts-to-owner", "cr2004:214.4 modern:403.1",
+        "A given state's permanent controlled by a player who does not own it, with no effect "
+        "to say so, goes back to its owner once control is worked out with a control effect "
+        "in the game.")
+def _given_controller(p: Patcher) -> None:
+    p.set(setup_module._Builder, "base_controllers", lambda self: None)
+
+
+@mutant("phased-out-source-read-without-what-phased-out", "modern:403.2",
+        "Modern: an ability whose source phased out reads the source as it is, without the "
+        "phased-out Equipment it wore, not as it last existed (Stone Giant's power).")
+def _phased_source(p: Patcher) -> None:
+    p.source(Game.last_known, (" and not obj.phased_out", ""))
