@@ -118,12 +118,11 @@ class Game2004(Game):
         remembering its state (217.8a, 217.8c); what is attached to it goes with it, and
         comes back only with it."""
         zone = self.zones_extra["phased_out"]
-        going = _with_attachments(self.battlefield, obj)
-        for item in going:
+        for item in _with_attachments(self.battlefield, obj):
             # Out of play, it is known as it last was in play (a source of combat damage on
-            # the stack, 310.4b): Board.last_known.
+            # the stack, 310.4b): Board.last_known. (The permanent comes first, while what is
+            # attached to it still is.)
             item.last_chars = self.chars(item)
-        for item in going:
             self.battlefield.remove(item)
             item.attacking, item.blocking = False, None  # removed from combat (2004 306.2)
             item.zone = PHASED_OUT
@@ -241,12 +240,13 @@ class GameModern(Game):
         and phased out on its own stays as it was, not swept along indirectly (702.26g)."""
         if obj.phased_out:
             return
-        going = [o for o in _with_attachments(self.battlefield, obj) if not o.phased_out]
-        for item in going:
+        for item in _with_attachments(self.battlefield, obj):
+            if item.phased_out:
+                continue
             # Treated as though it did not exist, it is known as it last existed (608.2h,
-            # 608.2b: the source of an ability on the stack): Board.last_known.
+            # 608.2b: the source of an ability on the stack): Board.last_known. (The permanent
+            # comes first, while what is attached to it is still phased in.)
             item.last_chars = self.chars(item)
-        for item in going:
             item.attacking, item.blocking = False, None  # removed from combat (506.4)
             item.phased_out = True
             item.phased_with = None if item is obj else obj.id
