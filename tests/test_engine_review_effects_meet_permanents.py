@@ -517,8 +517,9 @@ def test_stone_giant_phased_out_in_response_checks_its_target_against_its_last_k
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_creature_sneaked_in_during_the_end_step_stays_through_the_next_turn(edition):
-    # A uses Sneak Attack in its own end step: "the next end step" (modern 513.2; 2004 "at end
-    # of turn", which has begun already) is B's. The Giant blocks in B's turn and is
+    # A uses Sneak Attack in its own end step: "the next end step" (modern 513.2; 2004 313.2:
+    # an "at end of turn" ability made during the end of turn step waits for the next turn's)
+    # is B's. The Giant blocks in B's turn and is
     # sacrificed at B's end step.
     t = table(edition, a={"hand": [h("giant", "Hill Giant")]},
               b={"hand": []},
