@@ -71,6 +71,9 @@ class Case:
     handle_cards: dict[str, str] = field(default_factory=dict)
     #: the wrong behaviour the case fails, for all its rules or per rule (discriminating)
     catches: str | dict[str, str] | None = None
+    #: key terms of the cited rules outside the seeds, for all of them or per rule (in place
+    #: of a quote: the corpus holds no text of those rules)
+    terms: tuple[str, ...] | dict[str, tuple[str, ...]] | None = None
 
     @property
     def location(self) -> str:
@@ -78,6 +81,12 @@ class Case:
 
     def quote_for(self, rule: str) -> str:
         return self.quote if isinstance(self.quote, str) else self.quote.get(rule, "")
+
+    def terms_for(self, rule: str) -> tuple[str, ...]:
+        """The key terms the case names for ``rule`` (a rule outside the seeds)."""
+        if self.terms is None:
+            return ()
+        return self.terms if isinstance(self.terms, tuple) else self.terms.get(rule, ())
 
     def catches_for(self, rule: str) -> str:
         """What wrong behaviour of ``rule`` this case fails ("": it only shows the rule)."""

@@ -358,7 +358,7 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         id=case_id,
         rules=tuple(raw["rules"]),
         editions=editions,
-        quote=raw["quote"],
+        quote=raw.get("quote", {}),
         summary=summary,
         requires=requires,
         setup=setup,
@@ -370,11 +370,24 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         needs=requires | derived.capabilities,
         payment=derived.payment,
         catches=substitute(raw["catches"], ("catches",)) if "catches" in raw else None,
+        terms=_terms(raw.get("terms")),
         cards=cards,
         handles=handles,
         handle_cards=handle_cards,
     )
     return (None if _errors(problems) else case), problems
+
+
+def _terms(raw: Any) -> tuple[str, ...] | dict[str, tuple[str, ...]] | None:
+    """A case's ``terms`` (schema-checked): one list for every cited outside rule, or per rule."""
+    def listed(value: Any) -> tuple[str, ...]:
+        return (value,) if isinstance(value, str) else tuple(value)
+
+    if raw is None:
+        return None
+    if isinstance(raw, dict):
+        return {str(ref): listed(value) for ref, value in raw.items()}
+    return listed(raw)
 
 
 def _path(problem: Any, at: LinePath, text: str, known: set[str]) -> paths.Path | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conformance.adapters import Transport
 from conformance.errors import EngineRejected, EngineTimedOut, InvalidResponse
 from conformance.protocol import (
     Command,
@@ -21,6 +20,7 @@ from conformance.protocol import (
     Perform,
 )
 from conformance.schemas import ProtocolValidator
+from conformance.transports import Transport
 
 
 class EngineClient:

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance import results as kinds
-from conformance.adapters import EngineSpec
+from conformance import outcomes as kinds
 from conformance.case import Case
 from conformance.casefile import CaseSet
 from conformance.errors import InputError, SetupError
@@ -33,6 +32,7 @@ from conformance.resultsfile import Results
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.settings import Settings
+from conformance.transports import EngineSpec
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle

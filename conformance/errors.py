@@ -63,7 +63,8 @@ class BadEngineSpec(SetupError):
 
     code = "bad-engine-spec"
     hint = ("an engine is `reference`, a third-party engine the project has an adapter for "
-            "(`phase`, `python-mtg`), `py:MODULE:CLASS` (an in-process Python engine) or "
+            "(`phase`, `python-mtg`) or a package names (entry points `mtgconf.engines`), "
+            "`py:MODULE:CLASS` (an in-process Python engine) or "
             "`cmd:COMMAND` (a process speaking the protocol on stdin/stdout)")
 
     def summary(self) -> str:

@@ -24,7 +24,7 @@ import yaml
 
 from conformance import schemas
 from conformance.errors import InputError, Problem
-from conformance.results import FAILURE_KINDS, Expectation
+from conformance.outcomes import FAILURE_KINDS, Expectation
 from conformance.resultsfile import Record
 
 

@@ -8,6 +8,14 @@ case does not cite, an ``expect_illegal`` cast that nothing could pay for (a wro
 passes it by rejecting it for want of mana), ``shuffle: false`` where no deck's order
 matters. Structural problems (schema, duplicate ids, unknown capabilities, derived
 capabilities listed in ``requires``, unknown handles) are found when the files are loaded.
+
+A rule outside the seeds (``Rule.outside``) has no text in the corpus to quote, only our gist:
+a case citing one names one or more of the rule's key terms (``terms:``, each a key term of
+the record, which the build holds to words of the gist) instead of a quote. Errors: no terms
+for it, a term that is not one of its key terms, a quote keyed by it, terms keyed by a seed
+rule. Key terms rather than words of the gist: the gist is ours and may be reworded, the terms
+are a short vocabulary chosen per rule to tell it from its neighbours (508.1a "untapped",
+"haste"), so a case citing the wrong outside rule fails the lint as a wrong quote does.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from conformance.case import Case
 from conformance.casefile import CaseSet
 from conformance.errors import Problem
 from conformance.needs import card_of, costs_mana, is_mana_ability
-from spec.corpus import Corpus
+from spec.corpus import Corpus, Rule
 from spec.errors import SpecError
 from spec.standins import parse_token, standins
 
@@ -55,11 +63,18 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
             report(_unknown(ref, corpus), "rules")
             continue
         rule = corpus.get(ref)
-        quote = case.quote_for(ref)
-        if not quote:
-            report(f"no quote for {ref}", "quote")
-        elif not rule.quotes(quote):
-            report(f"{quote!r} does not occur in {ref}: {rule.text}", "quote")
+        if rule.outside:
+            for message in _outside_terms(case, rule):
+                report(message, "terms")
+        else:
+            quote = case.quote_for(ref)
+            if not quote:
+                report(f"no quote for {ref}", "quote")
+            elif not rule.quotes(quote):
+                report(f"{quote!r} does not occur in {ref}: {rule.text}", "quote")
+            if isinstance(case.terms, dict) and ref in case.terms:
+                report(f"terms are for rules outside the seeds; {ref} is a seed rule: quote its "
+                       "text instead", "terms")
         if not rule.is_testable:
             why = rule.testability.get("reason") or rule.testability_class
             report(f"{ref} is not testable by an engine ({why})", "rules", "warning")
@@ -69,6 +84,9 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
     if isinstance(case.quote, dict):
         for ref in sorted(set(case.quote) - set(case.rules)):
             report(f"the quote for {ref} belongs to no cited rule", "quote", "warning")
+    if isinstance(case.terms, dict):
+        for ref in sorted(set(case.terms) - set(case.rules)):
+            report(f"the terms for {ref} belong to no cited rule", "terms", "warning")
     if isinstance(case.catches, dict):
         for ref in sorted(set(case.catches) - set(case.rules)):
             report(f"catches names {ref}, which the case does not cite", "catches")
@@ -80,6 +98,27 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
         report("shuffle: false is not needed (every deck has one card name or at most seven "
                "cards): drop it, engines without setup.deck_order then run the case", "setup",
                "warning")
+    return problems
+
+
+def _outside_terms(case: Case, rule: Rule) -> list[str]:
+    """What is wrong with how ``case`` cites ``rule``, a rule outside the seeds: by key terms."""
+    problems = []
+    if not rule.terms:
+        return [f"{rule.ref} is a {rule.kind} outside the seeds, with no key terms to name: "
+                "cite one of the rules under it"]
+    known = ", ".join(repr(t) for t in rule.terms)
+    if isinstance(case.quote, dict) and rule.ref in case.quote:
+        problems.append(f"{rule.ref} is outside the seeds: the corpus has no text of it to quote; "
+                        f"name its key terms with terms: instead (one or more of {known})")
+    terms = case.terms_for(rule.ref)
+    if not terms:
+        problems.append(f"no terms for {rule.ref}: a rule outside the seeds is cited by one or "
+                        f"more of its key terms ({known})")
+    for term in terms:
+        if rule.key_term(term) is None:
+            problems.append(f"{term!r} is not a key term of {rule.ref} (its key terms: {known}; "
+                            f"its gist: {rule.gist})")
     return problems
 
 

@@ -21,12 +21,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance import schemas
 from conformance.errors import InputError, Problem
+from conformance.outcomes import STATUSES, UNEXPECTED
 from conformance.protocol import HARNESS, EngineInfo
-from conformance.results import STATUSES, UNEXPECTED
+
+if TYPE_CHECKING:
+    from spec.corpus import Corpus
 
 FORMAT = "mtg-conformance results"
 VERSION = 2
@@ -170,18 +173,48 @@ class Results:
         return sum(r.status != "skip" for r in self.records)
 
     def rollup(self) -> list[dict[str, Any]]:
-        """Per rule and engine, the results citing the rule in the rule's own edition."""
+        """Per rule and engine, the results citing the rule in the rule's own edition; a rule
+        outside the seeds is marked ``outside``."""
+        from spec.corpus import Corpus
+
+        corpus = Corpus.load()
         groups: dict[tuple[str, str], list[str]] = defaultdict(list)
         for record in self.records:
             for rule in record.rules:
                 if rule.partition(":")[0] == record.edition:
                     groups[(rule, record.engine)].append(record.status)
         return [
-            {"rule": rule, "engine": engine, "total": len(statuses),
+            {"rule": rule, "engine": engine,
+             **({"outside": True} if rule in corpus and corpus.get(rule).outside else {}),
+             "total": len(statuses),
              "unexpected": sum(s in UNEXPECTED for s in statuses), "counts": counts(statuses)}
             for (rule, engine), statuses in sorted(groups.items(),
                                                    key=lambda kv: _rule_key(kv[0]))
         ]
+
+    def sections(self, corpus: Corpus) -> list[dict[str, Any]]:
+        """Results per rule section (edition and section number), for the run's console
+        summary. A result counts under the sections of the rules it cites in its own
+        edition."""
+        groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+        titles: dict[tuple[str, str], str] = {}
+        for record in self.records:
+            keys = set()
+            for ref in record.rules:
+                edition = ref.partition(":")[0]
+                if edition != record.edition or ref not in corpus:
+                    continue
+                rule = corpus.get(ref)
+                keys.add((edition, rule.section))
+                titles[(edition, rule.section)] = section_title(corpus, edition, rule.section)
+            if not keys:
+                keys.add((record.edition, "-"))
+                titles[(record.edition, "-")] = "(cases citing another edition's rules only)"
+            for key in keys:
+                groups[key].append(record.status)
+        return [{"edition": e, "section": s, "title": titles[(e, s)], "counts": counts(st),
+                 "unexpected": sum(x in UNEXPECTED for x in st)}
+                for (e, s), st in sorted(groups.items())]
 
     # ---- writing ----
 
@@ -212,6 +245,12 @@ class Results:
 
     def write(self, path: Path) -> None:
         write_json(path, self.to_dict())
+
+
+def section_title(corpus: Corpus, edition: str, section: str) -> str:
+    """The English title of a section, from its gist."""
+    gist = corpus.get(f"{edition}:{section}").gist.removeprefix("Section heading: ")
+    return gist.split(" (")[0].rstrip(".")
 
 
 def _rule_key(key: tuple[str, str]) -> tuple[Any, ...]:

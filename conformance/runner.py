@@ -24,8 +24,7 @@ from conformance.errors import (
     InvalidResponse,
 )
 from conformance.handles import Handles, UnknownReference, translate
-from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, PLAYERS, UNSUPPORTED, EngineInfo
-from conformance.results import (
+from conformance.outcomes import (
     Crashed,
     Errored,
     Failed,
@@ -34,6 +33,7 @@ from conformance.results import (
     Skipped,
     TimedOut,
 )
+from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, PLAYERS, UNSUPPORTED, EngineInfo
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
 from spec.standins import parse_token

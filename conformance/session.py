@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 
-from conformance.adapters import EngineSpec, Transport
 from conformance.client import EngineClient
 from conformance.errors import (
     CallFailed,
@@ -23,6 +22,7 @@ from conformance.errors import (
 )
 from conformance.protocol import VERSIONS, EngineInfo, Hello
 from conformance.settings import DEFAULT_MAX_RESTARTS
+from conformance.transports import EngineSpec, Transport
 
 
 class EngineBroken(HarnessError):

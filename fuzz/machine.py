@@ -24,10 +24,10 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from conformance.adapters import EngineSpec
 from conformance.errors import CallFailed, EngineRejected
 from conformance.protocol import EngineInfo
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
 from fuzz import observations as ob
 from fuzz.invariants import INVARIANTS, Invariant, Transition, Violation, check_all
 from fuzz.play import Play, Trace, opens_with_decisions

@@ -103,7 +103,7 @@ def cards_for_rules(globs: Sequence[str]) -> frozenset[str]:
     the cards a game needs to reach those rules."""
     from fnmatch import fnmatchcase
 
-    from spec.coverage import card_rules
+    from spec.rule_servers import card_rules
 
     return frozenset(card for card, rules in card_rules().items()
                      if any(fnmatchcase(rule, glob) for rule in rules for glob in globs))

@@ -28,6 +28,7 @@ from reference_engine.constants import (
     ZONE_NAMES,
     other,
 )
+from reference_engine.keywords import protected_from
 from reference_engine.objects import (
     AbilitySpec,
     CardImpl,
@@ -290,56 +291,78 @@ class Board(Triggers):
         amount = max(0, amount)  # negative damage is 0 (2004 rule 104.2)
         if amount == 0:
             return
+        dealt = self._damage(source, target, amount, combat)
+        if dealt and source is not None:
+            self._damage_dealt(source, dealt)
+
+    def _damage(self, source: GameObject | None, target: int | str, amount: int,
+                combat: bool) -> int:
+        """``source`` deals ``amount`` damage to ``target`` unless it is prevented; the
+        damage dealt (0 if none). What a lifelink source's controller gains, and what
+        triggers on the source dealing damage, come after (``_damage_dealt``): once for all
+        the damage a source deals at once (combat damage to a blocker and a player)."""
         source_id = source.id if source is not None else None
         if isinstance(target, str):
             for shield in self.shields:
                 if shield.player == target and shield.source == source_id and (
                         shield.matches is None or (source is not None and shield.matches(
-                            self.last_known(source)))):
+                            self.known_chars(source)))):
                     # A shield for a source with a property (a red source) rechecks it as
                     # the damage would be dealt; no longer red, the damage is dealt and the
                     # shield stays unused (modern 609.7b, 615.9; the 2004 rules, 419.7c, do
                     # not say, and the modern rule is followed). A source that has left the
-                    # battlefield is judged as it last existed there (last_known).
+                    # battlefield is judged as it last existed there (known_chars).
                     self.shields.remove(shield)
                     self._events.append(ev.Prevent(source_id, target, amount))
-                    return
+                    return 0
             self._events.append(ev.Damage(source_id, target, amount, combat))
             if source is not None and self._has_infect(source):
                 self.players[target].poison += amount
                 self._events.append(ev.Poison(target, amount))
             else:
                 self.lose_life(target, amount, "damage")
-            return
+            return amount
         obj = self.objects.get(target)
         if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
-            return
-        self._events.append(ev.Damage(source_id, target, amount, combat))
+            return 0
         chars = self.chars(obj)
+        known = self.known_chars(source) if source is not None else None
+        if known is not None and protected_from(chars.keywords, known.colors):
+            # Protection: all damage from a source of the quality is prevented (modern
+            # 702.16e, 2004 502.7a), so none is dealt: no life for lifelink, no deathtouch.
+            self._events.append(ev.Prevent(source_id, target, amount))
+            return 0
+        self._events.append(ev.Damage(source_id, target, amount, combat))
         if "Planeswalker" in chars.types and "Creature" not in chars.types:
             self.remove_counters(obj, "loyalty", amount)
-        elif source is not None and self._has_infect(source):
+        elif known is not None and "infect" in known.keywords:
             self.add_counters(obj, "-1/-1", amount)
         else:
             obj.damage += amount
             # Damage makes no new state version: the state-based actions look at every
             # permanent again (Game._sba_found).
             self._sba_quiet = self._sba_idle = -1
+        if known is not None and "deathtouch" in known.keywords and "Creature" in chars.types:
+            # Dealt damage by a deathtouch source since state-based actions were last
+            # checked: destroyed when they next are (modern 702.2b, 704.5h; the source as it
+            # last existed, 702.2e).
+            self._deathtouched.add(obj.id)
+            self._sba_quiet = self._sba_idle = -1
+        return amount
+
+    def _damage_dealt(self, source: GameObject, amount: int) -> None:
+        """``source`` has dealt ``amount`` damage at once: lifelink gains its controller that
+        much life as part of the same event (modern 702.15b, the source as it last existed,
+        702.15c; one life gain however many recipients, 702.15e), and abilities that trigger
+        on it dealing damage trigger (2004 Loxodon Warhammer's "Whenever this creature deals
+        damage, you gain that much life", a triggered ability: 2004 has no lifelink)."""
+        if "lifelink" in self.known_chars(source).keywords:
+            self.gain_life(source.controller, amount)
+        if not self.unheard("deals_damage"):
+            self.fire("deals_damage", source, amount=amount)
 
     def _has_infect(self, source: GameObject) -> bool:
-        return "infect" in self.last_known(source).keywords
-
-    def last_known(self, obj: GameObject) -> Chars:
-        """``obj``'s characteristics as a source of damage or an ability's source sees them:
-        as they are while it is on the battlefield (phased in) or the stack; once it has left
-        the battlefield, or phased out, as it last existed there, its last known information
-        (modern 608.2h, 113.7a; a phased-out permanent is treated as though it did not exist,
-        702.26b; 2004 310.4b: combat damage's source "as it most recently existed"). Its
-        characteristics where it is now are its card's (an effect applies only to what is on
-        the battlefield, 2004 217.5b), or leave out what phased out with it, not what it was."""
-        if obj.id in self.objects and obj.zone in (BATTLEFIELD, STACK) and not obj.phased_out:
-            return self.chars(obj)
-        return obj.last_chars if obj.last_chars is not None else self.chars(obj)
+        return "infect" in self.known_chars(source).keywords
 
     def choosable_sources(self, item: StackItem) -> list[GameObject]:
         """What a player may choose as "a source of your choice" as ``item`` resolves (modern

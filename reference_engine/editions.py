@@ -4,7 +4,8 @@
   burn, 300.3); combat damage uses the stack (217.6e); the "Paris" mulligan (101.4); zones
   include removed-from-the-game (exile here), ante and phased-out (217.8); a token's owner is
   the controller of what made it (200.4a); ``*`` is 0 outside play (208.2); the legend rule of
-  June 2004 keeps the legendary permanent that has been in play longest.
+  June 2004 keeps the legendary permanent that has been in play longest; no Wall can attack
+  (308.2a: defender came later).
 * ``modern``: mana empties at the end of every step and phase, no mana burn; combat damage is
   dealt at once as a turn-based action (405.6e); the "London" mulligan; zones include exile,
   ante and command; phasing is a status; the player who creates a token owns it;
@@ -68,6 +69,7 @@ class Game2004(Game):
     lands_and_tokens_cost_zero: ClassVar[bool] = True
     owners_order_rule_deaths: ClassVar[bool] = False
     hidden_top_card_is_new: ClassVar[bool] = False
+    walls_cant_attack: ClassVar[bool] = True
 
     def _cda_applies(self, obj: GameObject) -> bool:
         """Where a characteristic-defining ability works: in 2004 only in play (208.2)."""
@@ -120,7 +122,7 @@ class Game2004(Game):
         zone = self.zones_extra["phased_out"]
         for item in _with_attachments(self.battlefield, obj):
             # Out of play, it is known as it last was in play (a source of combat damage on
-            # the stack, 310.4b): Board.last_known. (The permanent comes first, while what is
+            # the stack, 310.4b): Layers.known_chars. (The permanent comes first, while what is
             # attached to it still is.)
             item.last_chars = self.chars(item)
             self.battlefield.remove(item)
@@ -175,6 +177,7 @@ class GameModern(Game):
     lands_and_tokens_cost_zero: ClassVar[bool] = False
     owners_order_rule_deaths: ClassVar[bool] = True
     hidden_top_card_is_new: ClassVar[bool] = True
+    walls_cant_attack: ClassVar[bool] = False
 
     def _token_owner(self, creator: str, receiver: str) -> str:
         return receiver  # the player under whose control it enters
@@ -244,7 +247,7 @@ class GameModern(Game):
             if item.phased_out:
                 continue
             # Treated as though it did not exist, it is known as it last existed (608.2h,
-            # 608.2b: the source of an ability on the stack): Board.last_known. (The permanent
+            # 608.2b: the source of an ability on the stack): Layers.known_chars. (The permanent
             # comes first, while what is attached to it is still phased in.)
             item.last_chars = self.chars(item)
             item.attacking, item.blocking = False, None  # removed from combat (506.4)

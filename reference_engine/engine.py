@@ -68,7 +68,7 @@ class ReferenceEngine:
         return self.game
 
     #: Every answer is built afresh from JSON values and never shared with the game: an
-    #: in-process harness may take it as it is (conformance.adapters.inprocess).
+    #: in-process harness may take it as it is (conformance.transports.inprocess).
     answers_fresh_json = True
 
     def legal_actions(self) -> list[dict[str, Any]]:

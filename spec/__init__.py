@@ -2,13 +2,14 @@
 
 from spec.corpus import Corpus, Rule, fold
 from spec.editions import EDITIONS, Edition
-from spec.errors import AnnotationError, SourceError, SpecError, UnknownRule
+from spec.errors import AnnotationError, OutsideError, SourceError, SpecError, UnknownRule
 
 __all__ = [
     "EDITIONS",
     "AnnotationError",
     "Corpus",
     "Edition",
+    "OutsideError",
     "Rule",
     "SourceError",
     "SpecError",

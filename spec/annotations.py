@@ -67,7 +67,7 @@ def load(path: Path, display: str) -> dict[str, Annotation]:
         if not gist.isascii():
             raise AnnotationError(display, rule, "gist: must be English (ASCII only)")
         testability = value.get("testability")
-        testability = _check_testability(display, rule, testability)
+        testability = check_testability(display, rule, testability)
         erratum = value.get("erratum")
         if erratum is not None and not isinstance(erratum, str):
             raise AnnotationError(display, rule, "erratum: must be text")
@@ -75,7 +75,7 @@ def load(path: Path, display: str) -> dict[str, Annotation]:
     return result
 
 
-def _check_testability(display: str, rule: str, value: object) -> dict[str, Any]:
+def check_testability(display: str, rule: str, value: object) -> dict[str, Any]:
     """``value`` once it is known to be a well-formed testability mapping."""
     if not isinstance(value, dict):
         raise AnnotationError(display, rule, "testability: missing (a mapping with class)")

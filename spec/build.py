@@ -1,10 +1,14 @@
-"""Build the committed rules index from the seed sources and our annotations.
+"""Build the committed rules index from the seed sources, our annotations and our records of
+the rules outside the seeds.
 
     python -m spec.build           # rewrite spec/index/*.json
     python -m spec.build --check   # exit 1 if the committed index is stale
 
-The index is committed so that reading the corpus never re-parses the seeds; a test proves
-that regenerating it changes nothing.
+Each edition has two index files: ``<edition>.json`` (the seed's rules: parsed from the seed,
+with our annotations) and ``<edition>-outside.json`` (the rules outside the seed: compiled from
+``spec/outside/<edition>.yaml``, see ``spec/outside.py``). The index is committed so that
+reading the corpus never re-parses the seeds; a test proves that regenerating it changes
+nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from spec import annotations as spec_annotations
-from spec import parser
+from spec import outside, parser
 from spec.editions import EDITIONS, Edition
 from spec.errors import AnnotationError, SpecError
 
@@ -71,6 +75,7 @@ def build_records(
             "gist": note.gist,
             "testability": testability,
             "anomalies": anomalies,
+            "outside": False,
         })
     return records
 
@@ -108,9 +113,9 @@ def _testability(
     return {k: value[k] for k in order if k in value}
 
 
-def render_index(edition: Edition) -> str:
-    """The exact text of ``spec/index/<edition>.json``."""
-    records = build_records(edition)
+def render_index(edition: Edition, records: list[dict[str, Any]] | None = None) -> str:
+    """The exact text of ``spec/index/<edition>.json`` (``records``: already built)."""
+    records = build_records(edition) if records is None else records
     lines = parser.read_source(edition.source_path, edition.sha256)
     document = {
         "format": INDEX_FORMAT,
@@ -128,6 +133,12 @@ def render_index(edition: Edition) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
+def render_outside_index(edition: Edition, seed: list[dict[str, Any]] | None = None) -> str:
+    """The exact text of ``spec/index/<edition>-outside.json`` (``seed``: the seed's records,
+    already built)."""
+    return outside.render_index(edition, build_records(edition) if seed is None else seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(
         prog="python -m spec.build", description="Regenerate the committed rules index."
@@ -139,18 +150,20 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for edition in EDITIONS.values():
         try:
-            text = render_index(edition)
+            seed = build_records(edition)
+            texts = {edition.index_path: render_index(edition, seed),
+                     outside.index_path(edition): render_outside_index(edition, seed)}
         except SpecError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        path = edition.index_path
-        current = path.read_text(encoding="utf-8") if path.exists() else None
-        if current == text:
-            continue
-        stale.append(path.name)
-        if not options.check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        for path, text in texts.items():
+            current = path.read_text(encoding="utf-8") if path.exists() else None
+            if current == text:
+                continue
+            stale.append(path.name)
+            if not options.check:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
     if options.check and stale:
         print(f"stale index: {', '.join(stale)}; run python -m spec.build", file=sys.stderr)
         return 1

@@ -4,7 +4,7 @@
 power/toughness and Oracle text, the editions it exists in, and per-edition overrides where
 the 2004 Oracle wording or creature types differ from the modern ones. Everything else in the
 project (the reference engine, the case linter, the card index) reads cards from here; which
-rules each card serves is spec/card_rules.yaml (:mod:`spec.coverage`).
+rules each card serves is spec/card_rules.yaml (:mod:`spec.rule_servers`).
 
 Type lines use an em dash between types and subtypes ("Creature — Elf Druid"). A 2004 type
 line "Enchant Creature" is an enchantment whose subtype is the whole phrase (2004 rule 205.3c).

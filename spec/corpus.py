@@ -1,10 +1,26 @@
 """The rules corpus: every numbered rule of both editions, read from the committed index.
 
+It has two parts: the seed rules (the rules the two seed documents hold, with their original
+text) and the rules outside the seeds (our records of the rest of each edition's Comprehensive
+Rules, with a gist but no original text: ``spec/outside.py``). Every record says which part it
+is in (``Rule.outside``).
+
+Looking a rule up (``ref in corpus``, :meth:`Corpus.get`, :meth:`Corpus.find`,
+:meth:`Corpus.children`) knows both parts. Going through rules (``corpus.rules``, iterating the
+corpus, ``len``, :meth:`Corpus.edition`, :meth:`Corpus.search`, :meth:`Corpus.anomalies`) gives
+the seed rules unless asked otherwise, so that what counts the seed rules today goes on counting
+only them; :meth:`Corpus.records` chooses the part: ``outside=False`` the seed rules, ``True``
+the rules outside the seeds, ``None`` both.
+
 >>> corpus = Corpus.load()
 >>> corpus.get("cr2004:101.5").gist
 '...'
 >>> [r.ref for r in corpus.find("212.6b")]    # a printed id that occurs three times
 ['cr2004:212.6b', 'cr2004:212.6c', 'cr2004:212.6f']
+>>> corpus.get("modern:508.1a").outside
+True
+>>> len(corpus.records(outside=True)) > 100
+True
 """
 
 from __future__ import annotations
@@ -64,15 +80,27 @@ class Rule:
     gist: str
     testability: Testability
     anomalies: tuple[dict[str, Any], ...]
+    #: a rule outside the seeds: our record of it, with a gist and key terms but no text
+    outside: bool = False
+    #: outside the seeds: the date of the Comprehensive Rules the record follows (the pin)
+    version: str | None = None
+    #: outside the seeds: the key terms a case citing the rule names in place of a quote
+    terms: tuple[str, ...] = ()
+    #: outside the seeds: the seed rules it connects to (refs)
+    connects: tuple[str, ...] = ()
+    #: cr2004 outside the seeds: what about the June-2004 rule is unsure, and why
+    unsure: str | None = None
     _folded: str = field(default="", repr=False, compare=False)
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> Rule:
         values = dict(record)
-        for key in ("examples", "references", "anomalies"):
-            values[key] = tuple(values[key])
+        for key in ("examples", "references", "anomalies", "terms", "connects"):
+            if key in values:
+                values[key] = tuple(values[key])
         haystack = " ".join([
-            record["text"], record["gist"], *(x["text"] for x in record["examples"])
+            record["text"], record["gist"], *(x["text"] for x in record["examples"]),
+            *record.get("terms", ()),
         ])
         return cls(**values, _folded=fold(haystack))
 
@@ -97,6 +125,10 @@ class Rule:
             "gist": self.gist,
             "testability": self.testability,
             "anomalies": list(self.anomalies),
+            "outside": self.outside,
+            **({"version": self.version, "terms": list(self.terms),
+                "connects": list(self.connects), "unsure": self.unsure}
+               if self.outside else {}),
         }
 
     @property
@@ -111,6 +143,11 @@ class Rule:
         """Whether ``quote`` occurs in the rule's text or examples (spacing and width folded)."""
         return fold(quote) in self._folded
 
+    def key_term(self, term: str) -> str | None:
+        """The key term of this rule that ``term`` names (width, case and spacing folded)."""
+        wanted = fold(term)
+        return next((t for t in self.terms if fold(t) == wanted), None)
+
 
 class UnknownEdition(SpecError):
     """An edition key that the corpus does not have."""
@@ -123,6 +160,8 @@ class EditionInfo:
     language: str
     effective: str
     source: dict[str, Any]
+    #: the records outside the seed: their source file and the pin they follow (empty if none)
+    outside: dict[str, Any] = field(default_factory=dict)
 
 
 class Corpus:
@@ -130,10 +169,15 @@ class Corpus:
 
     def __init__(self, editions: list[EditionInfo], rules: list[Rule]) -> None:
         self.editions = {e.key: e for e in editions}
-        self.rules = tuple(rules)
-        self._by_ref = {r.ref: r for r in self.rules}
+        #: every record, both parts, each edition's seed rules then its rules outside the seeds
+        self.all_rules = tuple(rules)
+        #: the seed rules (what iterating the corpus gives)
+        self.rules = tuple(r for r in self.all_rules if not r.outside)
+        #: the rules outside the seeds
+        self.outside_rules = tuple(r for r in self.all_rules if r.outside)
+        self._by_ref = {r.ref: r for r in self.all_rules}
         self._by_id: dict[str, list[Rule]] = {}
-        for rule in self.rules:
+        for rule in self.all_rules:
             self._by_id.setdefault(rule.id, []).append(rule)
             if rule.printed_id != rule.id:
                 self._by_id.setdefault(rule.printed_id, []).append(rule)
@@ -150,19 +194,15 @@ class Corpus:
         editions: list[EditionInfo] = []
         rules: list[Rule] = []
         for key in EDITIONS:
-            path = index_dir / f"{key}.json"
-            try:
-                document = json.loads(path.read_text(encoding="utf-8"))
-            except OSError as exc:
-                raise SpecError(f"{path}: cannot read the rules index: {exc.strerror}") from None
-            except json.JSONDecodeError as exc:
-                raise SpecError(f"{path}:{exc.lineno}: the rules index is not valid JSON; "
-                                "regenerate it with python -m spec.build") from None
+            document = _read_index(index_dir / f"{key}.json")
+            outside = _read_index(index_dir / f"{key}-outside.json")
             editions.append(EditionInfo(
                 document["edition"], document["title"], document["language"],
                 document["effective"], document["source"],
+                {"version": outside["version"], **outside["source"]},
             ))
             rules.extend(Rule.from_json(r) for r in document["records"])
+            rules.extend(Rule.from_json(r) for r in outside["records"])
         return cls(editions, rules)
 
     def __iter__(self) -> Iterator[Rule]:
@@ -180,9 +220,24 @@ class Corpus:
             raise UnknownEdition(f"unknown edition {key!r} (known: {known})")
         return key
 
-    def edition(self, key: str) -> list[Rule]:
-        self.check_edition(key)
-        return [r for r in self.rules if r.edition == key]
+    def records(self, edition: str | None = None, *, outside: bool | None = False
+                ) -> list[Rule]:
+        """The rules of one edition (or all), of one part: ``outside=False`` the seed rules,
+        ``True`` the rules outside the seeds, ``None`` both (each edition's seed rules first)."""
+        if edition is not None:
+            self.check_edition(edition)
+        return [r for r in self.all_rules if edition in (None, r.edition)
+                and outside in (None, r.outside)]
+
+    def edition(self, key: str, *, outside: bool | None = False) -> list[Rule]:
+        """The seed rules of one edition (``outside``: as for :meth:`records`)."""
+        return self.records(key, outside=outside)
+
+    def source_of(self, rule: Rule) -> str:
+        """The file whose lines ``rule.line`` and ``rule.end_line`` count: the seed, or for a
+        rule outside the seeds its record's file (spec/outside/<edition>.yaml)."""
+        info = self.editions[rule.edition]
+        return str((info.outside if rule.outside else info.source)["file"])
 
     def get(self, ref: str) -> Rule:
         """The rule with this exact canonical reference, such as ``cr2004:212.5b``."""
@@ -210,21 +265,19 @@ class Corpus:
         if not found:
             where = f"edition {edition}" if edition else "any edition"
             raise UnknownRule(f"no rule {number} in {where}")
-        return sorted(found, key=lambda r: (r.edition != "cr2004", r.line))
+        return sorted(found, key=lambda r: (r.edition != "cr2004", r.outside, r.line))
 
     def children(self, rule: Rule) -> list[Rule]:
-        return [r for r in self.rules if r.edition == rule.edition and r.parent == rule.id]
+        """The records whose parent is ``rule``, of either part."""
+        return [r for r in self.all_rules if r.edition == rule.edition and r.parent == rule.id]
 
-    def search(self, text: str, edition: str | None = None) -> list[Rule]:
-        """Rules whose gist, text or examples contain every word of ``text``."""
+    def search(self, text: str, edition: str | None = None, *, outside: bool | None = False
+               ) -> list[Rule]:
+        """Rules whose gist, text, examples or key terms contain every word of ``text``
+        (``outside``: as for :meth:`records`)."""
         words = [fold(w) for w in text.split() if w.strip()]
-        if edition is not None:
-            self.check_edition(edition)
-        return [
-            r for r in self.rules
-            if (edition is None or r.edition == edition)
-            and all(w in r._folded for w in words)
-        ]
+        return [r for r in self.records(edition, outside=outside)
+                if all(w in r._folded for w in words)]
 
     def anomalies(self, edition: str | None = None) -> list[tuple[Rule, dict[str, Any]]]:
         if edition is not None:
@@ -232,6 +285,17 @@ class Corpus:
         return [
             (r, a) for r in self.rules if edition in (None, r.edition) for a in r.anomalies
         ]
+
+
+def _read_index(path: Path) -> dict[str, Any]:
+    try:
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read the rules index: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"{path}:{exc.lineno}: the rules index is not valid JSON; "
+                        "regenerate it with python -m spec.build") from None
+    return document
 
 
 @cache

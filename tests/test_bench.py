@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.adapters import EngineSpec
-from conformance.cli import main
 from conformance.errors import EngineRejected
 from conformance.exitcodes import ExitCode
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
+from mtgconf import main
 from reference_engine.engine import ReferenceEngine
 
 TINY = ["--seconds", "0.05"]
@@ -206,7 +205,3 @@ def _exit_code(call: Any) -> int:
         return int(exc.code or 0)
 
 
-def test_benchmark_scripts_are_thin_wrappers():
-    for name in ("engine_speed.py", "fuzz_speed.py"):
-        text = (Path(__file__).resolve().parents[1] / "benchmarks" / name).read_text()
-        assert 'main(["bench", "--only"' in text

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from mtgconf import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fakes"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
 from conformance.exitcodes import ExitCode
+from mtgconf import main
 
 pytest_plugins = ["pytester"]
 
@@ -172,7 +172,7 @@ def _spawn_slow_run(tmp_path: Path, jobs: str) -> tuple[subprocess.Popen[bytes],
     marker = uuid.uuid4().hex  # names this test's engine processes, whatever else runs
     engine = f"cmd:{sys.executable} -m tests.fakes.slow 0.25 {marker}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "conformance.cli", "run", "--engine", engine, "-n", jobs,
+        [sys.executable, "-m", "mtgconf", "run", "--engine", engine, "-n", jobs,
          "--out", str(tmp_path / "out")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return process, marker
@@ -286,7 +286,7 @@ def test_environment_is_left_as_it_was(tmp_path, capsys):
 
 
 def test_a_bug_of_any_command_is_exit_5_with_its_traceback(capsys, monkeypatch):
-    from conformance.cli import rules
+    from mtgconf.commands import rules
 
     def bug(args):
         raise KeyError("a bug of ours")

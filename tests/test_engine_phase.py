@@ -15,7 +15,7 @@ pytest.importorskip("phase", reason="phase-python is not installed: pip install 
 
 import conformance
 from conformance import schemas
-from conformance.engines import NAMED
+from conformance.engines import named
 from conformance.engines.phase import carddata
 from conformance.engines.phase.adapter import (
     BadRequest,
@@ -98,8 +98,10 @@ def test_hello_declares_modern_auto_payment_and_incarnations(engine):
 
 
 def test_the_named_engine_is_this_adapter_and_its_expectations_name_real_cases():
-    assert NAMED["phase"].target == "conformance.engines.phase.adapter:PhaseEngine"
-    expectations = Path(carddata.__file__).with_name("expectations.yaml")
+    row = named("phase")
+    assert row is not None and row.target == "conformance.engines.phase.adapter:PhaseEngine"
+    expectations = row.expectations_file()
+    assert expectations == Path(carddata.__file__).with_name("expectations.yaml")
     cases = load_checked([Path(conformance.__file__).parent / "cases"])
     loaded = Expectations.load(expectations, cases.ids)
     assert loaded.entries and all(e.reason for e in loaded.entries.values())

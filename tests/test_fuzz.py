@@ -16,10 +16,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance.cli import main
 from fuzz.campaign import PROFILES, Campaign, open_database
 from fuzz.machine import FuzzConfig, close_sessions
 from fuzz.replay import recheck
+from mtgconf import main
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_LANDS = "py:tests.fakes.fuzz_engines:TwoLands"

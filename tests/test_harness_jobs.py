@@ -8,9 +8,9 @@ import re
 import pytest
 
 from conformance import casefile, jobs
-from conformance.adapters import EngineSpec
-from conformance.cli import run as cli_run
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
+from mtgconf.commands import run as cli_run
 from tests.test_harness_runner import CASES_DIR
 
 CASES = casefile.load([CASES_DIR]).cases

@@ -424,7 +424,7 @@ def test_the_schema_rejects_real_mistakes(schema, mistake):
 
 
 def test_the_junit_of_a_real_run_validates(schema, tmp_path, capsys):
-    from conformance.cli import main
+    from mtgconf import main
 
     out = tmp_path / "out"
     # The exit status is the run's business (tests/test_cli_run.py); here only its results.

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from conformance import casefile, lint, paths, portability
-from conformance.adapters import EngineSpec
-from conformance.cli import main
 from conformance.needs import derive
 from conformance.protocol import EngineInfo
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
+from mtgconf import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = "py:tests.fakes.portable:"

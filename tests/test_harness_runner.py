@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance import casefile, results
-from conformance.adapters import EngineSpec
+from conformance import casefile
+from conformance import outcomes as kinds
 from conformance.expectations import Expectations, generate
-from conformance.results import Expectation
+from conformance.outcomes import Expectation
 from conformance.resultsfile import Record
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
+from conformance.transports import EngineSpec
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 SCRIPTABLE = f"cmd:{sys.executable} {FAKES / 'scriptable.py'} --lint"
@@ -28,7 +29,7 @@ QUICK = RunOptions(case_timeout=1.0)
 
 
 def run_all(engine: str, cases=BUNDLED, *, validate=False, options=QUICK,
-            max_restarts=3) -> dict[str, results.Outcome]:
+            max_restarts=3) -> dict[str, kinds.Outcome]:
     session = EngineSession(EngineSpec.parse(engine), validate=validate,
                             max_restarts=max_restarts)
     session.start()
@@ -66,7 +67,7 @@ def test_a_rule_broken_is_a_fail_naming_step_and_action():
     assert failed == {f"{e}::land.{c}" for e in ("cr2004", "modern")
                       for c in ("only-in-main-phase", "not-in-opponents-turn")}
     outcome = outcomes["cr2004::land.only-in-main-phase"]
-    assert isinstance(outcome, results.Failed)
+    assert isinstance(outcome, kinds.Failed)
     assert (outcome.step, outcome.step_kind, outcome.line) == (1, "expect_illegal", 30)
     assert "the engine accepted" in outcome.message and "illegal_action" in outcome.message
 
@@ -265,17 +266,17 @@ def test_an_illegal_setup_step_is_a_case_s_only_step(tmp_path):
 
 
 def test_expectations_turn_outcomes_into_results():
-    failed = results.Failed(2, "expect", "step 2 (expect): no")
+    failed = kinds.Failed(2, "expect", "step 2 (expect): no")
     fail = Expectation("fail", "known bug", "https://example.org/1")
-    assert results.apply(results.Passed(), None).status == "pass"
-    assert results.apply(failed, fail).status == "xfail"
-    assert results.apply(results.Passed(), fail).status == "xpass"
-    crashed = results.apply(results.Crashed("boom"), fail)
-    assert crashed.status == "crash" and results.is_unexpected(crashed)
+    assert kinds.apply(kinds.Passed(), None).status == "pass"
+    assert kinds.apply(failed, fail).status == "xfail"
+    assert kinds.apply(kinds.Passed(), fail).status == "xpass"
+    crashed = kinds.apply(kinds.Crashed("boom"), fail)
+    assert crashed.status == "crash" and kinds.is_unexpected(crashed)
     assert "expected fail: known bug (https://example.org/1), got crash" in crashed.message
-    assert results.apply(results.Skipped("no"), fail).status == "skip"
-    record = results.CaseResult("a.b", "cr2004", ("cr2004:101.3",), "toy",
-                                results.apply(failed, fail), 0.5)
+    assert kinds.apply(kinds.Skipped("no"), fail).status == "skip"
+    record = kinds.CaseResult("a.b", "cr2004", ("cr2004:101.3",), "toy",
+                                kinds.apply(failed, fail), 0.5)
     data = record.serializable()
     assert (data["status"], data["outcome"], data["detail"]["expected_status"]) == (
         "xfail", "fail", "fail")
@@ -329,8 +330,8 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
         settings, case_node=lambda nodeid: ("a.b", "cr2004", "toy", ["cr2004:101.3"],
                                             "x.yaml", 3) if nodeid.endswith("a.b") else None)
     recorder.open_stream()
-    passed = results.CaseResult("c.d", "cr2004", ("cr2004:101.3", "modern:402.1"), "toy",
-                                results.Passed(), 0.1)
+    passed = kinds.CaseResult("c.d", "cr2004", ("cr2004:101.3", "modern:402.1"), "toy",
+                                kinds.Passed(), 0.1)
     recorder.pytest_runtest_logreport(SimpleNamespace(
         nodeid="x.yaml::cr2004::c.d", mtg_result=passed.serializable(), failed=False))
     # A report without a result: the worker running the case died.

@@ -1,6 +1,6 @@
-"""The mutants (conformance/mutants, ``mtgconf mutants``): a well-formed registry, patches that
-apply and undo exactly, one mutant caught end to end while the unmutated engine passes, and
-every shipped mutant killed by a failing bundled case."""
+"""The mutants (reference_engine/mutants, scored by conformance.mutation, ``mtgconf mutants``):
+a well-formed registry, patches that apply and undo exactly, one mutant caught end to end while
+the unmutated engine passes, and every shipped mutant killed by a failing bundled case."""
 
 from __future__ import annotations
 
@@ -13,14 +13,16 @@ from typing import Any
 
 import pytest
 
-from conformance import mutants
-from conformance.cli import main
-from conformance.mutants import MUTANTS
-from conformance.mutants.patching import Patcher, PatchError
+from conformance.mutation import MutantSet
+from mtgconf import main
+from reference_engine import mutants
 from reference_engine.game import Game
+from reference_engine.mutants import MUTANTS
+from reference_engine.mutants.patching import Patcher, PatchError
 from spec.corpus import Corpus
 
 ROOT = Path(__file__).resolve().parents[1]
+REFERENCE_MUTANTS = MutantSet.load("reference_engine.mutants", "reference")
 
 
 def test_registry_is_well_formed():
@@ -36,6 +38,23 @@ def test_registry_is_well_formed():
         mutants.mutant("two-lands-per-turn", "cr2004:212.6b", "again")(lambda p: None)
     with pytest.raises(ValueError, match="kebab-case"):
         mutants.mutant("Two_Lands", "cr2004:212.6b", "bad id")(lambda p: None)
+
+
+def test_the_engine_imports_no_mutant_unless_asked():
+    """The mutants live beside the engine and are loaded by name (conformance.mutation):
+    importing the engine, as any harness does, leaves them out."""
+    import subprocess
+
+    script = ("import sys, reference_engine, reference_engine.engine, reference_engine.serve, "
+              "conformance.mutation\n"
+              "print(sorted(m for m in sys.modules if m.startswith('reference_engine.mutants')))")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "[]"
+    loaded = MutantSet.load("reference_engine.mutants", "reference")
+    assert set(loaded) == set(MUTANTS) and loaded.engine == "reference"
+    with pytest.raises(ValueError, match="not a mutant set"):
+        MutantSet.load("reference_engine.engine", "reference")
 
 
 def _snapshot() -> dict[tuple[str, ...], Any]:
@@ -152,7 +171,7 @@ def test_a_mutant_is_killed_by_a_failing_case_and_the_control_comes_first(tmp_pa
 
 def test_an_error_or_crash_is_no_kill():
     from conformance.casefile import load
-    from conformance.mutants.run import run_here, runs_of
+    from conformance.mutation import run_here, runs_of
     from conformance.settings import BUNDLED_CASES
     from reference_engine.engine import ReferenceEngine
 
@@ -166,7 +185,8 @@ def test_an_error_or_crash_is_no_kill():
         breaks_new_game)
     try:
         runs = runs_of(load([BUNDLED_CASES]).cases, ("cr2004",))[:4]
-        result = run_here("test-breaks-every-game", runs, every=True, case_timeout=5)
+        result = run_here(REFERENCE_MUTANTS, "test-breaks-every-game", runs, every=True,
+                          case_timeout=5)
     finally:
         del MUTANTS["test-breaks-every-game"]
     assert (result.status, result.killed_by, len(result.other)) == ("survived", (), 4)
@@ -175,11 +195,11 @@ def test_an_error_or_crash_is_no_kill():
 def test_every_shipped_mutant_is_killed_by_a_failing_bundled_case():
     """No equivalent mutant: each one changes what some bundled case checks."""
     from conformance.casefile import load
-    from conformance.mutants.run import run_mutants, runs_of
+    from conformance.mutation import run_mutants, runs_of
     from conformance.settings import BUNDLED_CASES
 
     runs = runs_of(load([BUNDLED_CASES]).cases, ("cr2004", "modern"))
-    results = run_mutants(list(MUTANTS), runs, jobs=2)
+    results = run_mutants(REFERENCE_MUTANTS, list(MUTANTS), runs, jobs=2)
     survivors = {r.mutant: r.other or r.message for r in results if r.status != "killed"}
     assert survivors == {}
 

@@ -4,12 +4,14 @@ wire (``python -m reference_engine.serve``), with the same results, and the lint
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conformance.cli import main
+from mtgconf import main
 
 SERVE = f"cmd:{sys.executable} -m reference_engine.serve"
 
@@ -21,9 +23,10 @@ def _run(tmp_path: Path, name: str, *extra: str) -> tuple[int, dict]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, dict]]:
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("suite")
     return {
+        "folder": tmp,
         "in-process": _run(tmp, "in-process"),
         "serial": _run(tmp, "serial", "-n", "0"),
         "wire": _run(tmp, "wire", "--engine", SERVE, "--validate-protocol"),
@@ -47,14 +50,29 @@ def test_wire_results_equal_in_process_results(runs):
     assert code == 0
 
 
-def test_results_are_the_same_whatever_the_number_of_workers(runs):
-    def key(results: dict) -> list:
-        return sorted((r["case_id"], r["edition"], r["status"], r["message"],
-                       json.dumps(r.get("detail", {}), sort_keys=True))
-                      for r in results["results"])
+def _timeless(results: dict) -> dict:
+    """A results file without what differs from run to run: when it ran and how long each
+    case took."""
+    out = {k: v for k, v in results.items() if k not in ("started", "finished")}
+    out["results"] = [{k: v for k, v in r.items() if k != "duration"}
+                      for r in results["results"]]
+    return out
+
+
+def _timeless_junit(path: Path) -> str:
+    return re.sub(r' (time|timestamp)="[^"]*"', "", path.read_text(encoding="utf-8"))
+
+
+def test_results_are_the_same_whatever_the_number_of_workers(runs, tmp_path_factory):
+    """The whole results file and the JUnit file, not only the verdicts: a golden test of the
+    run's outputs under -n 2 against -n 0 (the same folders, the same order, the same
+    messages and details)."""
     (_, workers), (_, serial) = runs["in-process"], runs["serial"]
-    assert key(workers) == key(serial)
+    assert _timeless(workers) == _timeless(serial)
     assert workers["selected"] == serial["selected"] == len(serial["results"])
+    base = runs["folder"]
+    assert _timeless_junit(base / "in-process" / "junit.xml") == \
+        _timeless_junit(base / "serial" / "junit.xml")
 
 
 def test_the_bundled_cases_lint_clean(capsys):

@@ -17,7 +17,7 @@ from typing import Any
 
 from reference_engine.registry import implemented
 from spec.cardpool import default_pool
-from spec.coverage import card_rules, rule_coverage
+from spec.rule_servers import card_rules, rule_coverage
 
 
 def card_index() -> list[dict[str, Any]]:

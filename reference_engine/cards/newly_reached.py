@@ -44,7 +44,7 @@ def _smaller_than_giant(giant: GameObject) -> TargetSpec:
             return False
         toughness = game.chars(obj).toughness
         # Its power as it is, or as it last existed on the battlefield once it has left.
-        power = game.last_known(giant).power
+        power = game.known_chars(giant).power
         return toughness is not None and power is not None and toughness < power
     return TargetSpec("creature", allows, "target creature you control with toughness less "
                       "than Stone Giant's power")

@@ -1,7 +1,7 @@
 """Engines that break the fuzzer's invariants: the reference engine with one bug each.
 
 Each class is a thin wrapper around ``reference_engine.engine.ReferenceEngine``: either a
-mutant of ``conformance.mutants`` (or a patch made the same way) applied around every call,
+mutant of ``reference_engine.mutants`` (or a patch made the same way) applied around every call,
 or one answer of ``new_game``/``perform``/``observe``/``legal_actions``/``events`` altered the
 way an engine author could get it wrong. ``tests/test_fuzz_invariants.py`` shows that each
 invariant of ``fuzz.invariants`` catches its fake; the fuzzer can drive any of them as
@@ -15,12 +15,12 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from conformance import mutants
-from conformance.mutants.patching import Patcher
+from reference_engine import mutants
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import IllegalActionError
 from reference_engine.events import Draw, ZoneChange
 from reference_engine.game import Game
+from reference_engine.mutants.patching import Patcher
 
 PLAYERS = ("A", "B")
 #: the fields of an observed permanent beyond those of a card

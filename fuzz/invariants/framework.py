@@ -1,0 +1,156 @@
+"""The invariants' framework: a step as they see it (``Transition``), what they report
+(``Violation``), an invariant and its registry (``INVARIANTS``, filled by ``@invariant`` in the
+catalogues of this package), ``check_all``, and the helpers several catalogues use."""
+
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import Any
+
+from fuzz import observations as ob
+from fuzz.observations import PLAYERS, Observation
+from spec import editions as spec_editions
+
+EDITIONS = tuple(spec_editions.EDITIONS)
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One step of a game, as the invariants see it."""
+
+    edition: str
+    capabilities: frozenset[str]
+    after: Observation
+    before: Observation | None = None  # None: the first observation of the game
+    action: dict[str, Any] | None = None
+    rejected: str | None = None  # the illegal_action reason, if the action was rejected
+    events: list[dict[str, Any]] = field(default_factory=list)
+    legal: list[dict[str, Any]] | None = None  # listed before the action
+    views: dict[str, Observation] | None = None  # each player's view after
+    seeded: bool = True  # the game began with a seeded start (not a given state)
+    #: the action was listed as legal before it was performed
+    listed: bool = False
+    #: at the start of a game: its setup; why the engine refused it (illegal_setup), if it
+    #: did (``after`` is then empty and only the setup's invariants apply); the deliberate
+    #: flaw that makes the setup illegal, if any (a ``strategies.Flaw``)
+    setup: dict[str, Any] | None = None
+    refused: str | None = None
+    flaw: Any = None
+
+    # Read by many invariants: computed once a step.
+    @cached_property
+    def after_objects(self) -> list[tuple[str, str | None, dict[str, Any]]]:
+        return list(ob.objects(self.after))
+
+    @cached_property
+    def priority_given(self) -> bool:
+        """A player holds priority after the step (so state-based actions were checked)."""
+        return ob.turn(self.after).get("priority") in PLAYERS
+
+
+@dataclass(frozen=True)
+class Violation:
+    invariant: str
+    rules: tuple[str, ...]
+    message: str
+    #: paths of the observation after the step and the values a correct engine shows there,
+    #: when the invariant can say (they become the replay case's final expect)
+    checks: dict[str, Any] = field(default_factory=dict)
+    #: the step's action is one a correct engine rejects (its replay case expects that)
+    forbidden: bool = False
+
+    def describe(self) -> str:
+        rules = f" ({', '.join(self.rules)})" if self.rules else " (protocol)"
+        return f"{self.invariant}{rules}: {self.message}"
+
+
+Check = Callable[[Transition], Iterable[Violation | str]]
+
+
+@dataclass(frozen=True)
+class Invariant:
+    id: str
+    rules: tuple[str, ...]
+    description: str
+    check: Check
+    needs: frozenset[str] = frozenset()
+    editions: tuple[str, ...] = EDITIONS
+    #: checked once per game by the fuzzer (replaying it), not after each step
+    whole_game: bool = False
+    #: checks the setup itself: applies to a refused setup too (no other invariant does)
+    of_setup: bool = False
+
+    def applies(self, transition: Transition) -> bool:
+        return (not self.whole_game and transition.edition in self.editions
+                and self.needs <= transition.capabilities
+                and (self.of_setup or transition.refused is None))
+
+    def violations(self, transition: Transition) -> list[Violation]:
+        found = []
+        for item in self.check(transition):
+            found.append(Violation(self.id, self.rules, item) if isinstance(item, str)
+                         else item)
+        return found
+
+
+INVARIANTS: dict[str, Invariant] = {}
+
+
+def invariant(invariant_id: str, rules: str, description: str, *, needs: Iterable[str] = (),
+              editions: Iterable[str] = EDITIONS, whole_game: bool = False,
+              of_setup: bool = False) -> Callable[[Check], Check]:
+    """Register the decorated check; ``rules`` is space-separated ("" for the protocol)."""
+    def register(check: Check) -> Check:
+        if invariant_id in INVARIANTS:
+            raise ValueError(f"invariant {invariant_id!r} is registered twice")
+        INVARIANTS[invariant_id] = Invariant(invariant_id, tuple(rules.split()), description,
+                                             check, frozenset(needs), tuple(editions),
+                                             whole_game, of_setup)
+        return check
+    return register
+
+
+def check_all(transition: Transition, chosen: Iterable[Invariant] | None = None,
+              checked: Counter[str] | None = None) -> list[Violation]:
+    """Every violation of the chosen invariants (default: all) in one step; ``checked``
+    counts, per invariant, the steps it applied to."""
+    found: list[Violation] = []
+    for item in chosen if chosen is not None else INVARIANTS.values():
+        if item.applies(transition):
+            if checked is not None:
+                checked[item.id] += 1
+            found.extend(item.violations(transition))
+    return found
+
+
+# ---- helpers of the catalogues ---------------------------------------------------------------
+
+
+def card_of(observation: Observation, object_id: Any) -> str | None:
+    for _, _, obj in ob.objects(observation):
+        if obj.get("id") == object_id:
+            return obj.get("card")
+    return None
+
+
+@cache
+def cards_saying(words: str) -> frozenset[str]:
+    """The names of the pool's cards whose text says ``words`` (any case, any edition)."""
+    from spec.cardpool import default_pool
+
+    return frozenset(name for per_edition in default_pool().cards.values()
+                     for name, card in per_edition.items() if words in card.text.lower())
+
+
+def losers(observation: Observation) -> set[str]:
+    result = observation.get("result") or {}
+    return set(result.get("losers") or ()) if result.get("over") else set()
+
+
+def rule_tagged() -> list[Invariant]:
+    """The invariants that check numbered rules (not only the protocol)."""
+    return [i for i in INVARIANTS.values() if i.rules]

@@ -1,0 +1,43 @@
+"""Invariants of the protocol's promises (no numbered rule: their ``rules`` are empty): an
+illegal action changes nothing, a listed action is legal, an illegal action is rejected, the
+same game gives the same trace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fuzz.invariants.framework import (
+    Transition,
+    Violation,
+    invariant,
+)
+
+
+@invariant("illegal-action-changes-nothing", "",
+           "An action rejected as illegal leaves the game exactly as it was.")
+def _unchanged(t: Transition) -> Iterator[str]:
+    if t.rejected is not None and t.before is not None and t.after != t.before:
+        yield f"{t.action} was rejected ({t.rejected}) but the observation changed"
+
+
+@invariant("listed-actions-are-legal", "",
+           "An action legal_actions listed is accepted.", needs=("actions.legal",))
+def _listed(t: Transition) -> Iterator[str]:
+    if t.listed and t.rejected is not None:
+        yield f"{t.action} was listed as legal but rejected ({t.rejected})"
+
+
+@invariant("illegal-action-rejected", "",
+           "An action the rules forbid (another player's, an object that does not exist, a "
+           "land play of a card that is no land in the hand) is rejected.")
+def _rejected(t: Transition) -> Iterator[Violation]:
+    if t.action is not None and not t.listed and t.legal is not None and t.rejected is None:
+        yield Violation("illegal-action-rejected", (), f"{t.action} was accepted",
+                        forbidden=True)
+
+
+@invariant("same-game-same-trace", "",
+           "The same setup and actions give the same game: the fuzzer plays a game again "
+           "from its setup and compares the end.", whole_game=True)
+def _same_game(t: Transition) -> Iterator[str]:
+    return iter(())  # checked by fuzz.machine, which replays whole games

@@ -1,0 +1,5 @@
+import sys
+
+from mtgconf import main
+
+sys.exit(main())
