@@ -229,7 +229,7 @@ class Layers(GameState):
         """``obj``'s characteristics as a source of damage or an ability's source sees them:
         as they are while it is on the battlefield (phased in) or the stack; once it has left
         the battlefield, or phased out, as it last existed there, its last known information
-        (modern 608.2h, 113.7a, 702.2e, 702.15c; a phased-out permanent is treated as though
+        (modern 608.2h, 702.2e, 702.15c; a phased-out permanent is treated as though
         it did not exist, 702.26b; 2004 310.4b: combat damage's source "as it most recently
         existed"). Its characteristics where it is now are its card's (an effect applies only
         to what is on the battlefield, 2004 217.5b), or leave out what phased out with it, not
