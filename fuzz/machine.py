@@ -177,12 +177,12 @@ def replays_the_same(play: Play) -> list[Violation]:
 
     trace = play.trace
     assert trace is not None
-    again = Play(play.client, play.info, play.edition, views=False)
+    again = Play(play.game.client, play.info, play.edition, views=False)
     again.start(copy.deepcopy(trace.setup), keep=not opens_with_decisions(trace.steps))
     for step in trace.steps:
         if step.named is None:
             return []  # an object without a handle: cannot be named in the second game
-        again.act(again.unname(step.named), listed=step.listed)
+        again.redo(step.named, listed=step.listed, rejected=step.rejected is not None)
     first, second = normalise(play.observation, play), normalise(again.observation, again)
     # A replay leaves the engine in the second game: the first one is over either way.
     for part, (a, b) in _differences(first, second):
@@ -298,7 +298,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 # An object without a handle (a token): the game cannot be mirrored further.
                 self.other = None
                 return []
-            theirs = self.other.act(self.other.unname(last.named), listed=False)
+            theirs = self.other.redo(last.named, listed=False)
             if theirs.rejected is not None:
                 return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
                                   f"({theirs.rejected}), which {info.name} accepted")]
@@ -314,8 +314,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 else None
             views = None
             if transition.views and "observe.view" in self.other.capabilities:
-                views = (transition.views, {name: self.other.client.observe(name)
-                                            for name in ob.PLAYERS})
+                views = (transition.views, self.other.views())
             return diverges(transition.after, self.play, self.other, legal, views)
 
         def teardown(self) -> None:

@@ -18,7 +18,6 @@ import pytest
 
 from fuzz.campaign import PROFILES, Campaign, open_database
 from fuzz.machine import FuzzConfig, close_sessions
-from fuzz.replay import recheck
 from mtgconf import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,20 +137,60 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert "Redis" in capsys.readouterr().err  # no server there (or no redis package)
 
 
-def test_the_replay_checks_every_invariant_even_without_a_last_expect(tmp_path):
-    from conformance.client import EngineClient  # noqa: F401  (the session's client)
-    from fuzz.machine import session_for
+def _case_file(path: Path, setup: dict, steps: list, rules: str = "cr2004:212.6b") -> Path:
+    """A case file as the fuzzer writes one: no last expect (the invariants find the bug)."""
+    case = {"id": f"fuzz.replayed.{path.stem}", "rules": [rules],
+            "editions": [rules.split(":", maxsplit=1)[0]], "quote": {rules: _quote(rules)},
+            "summary": "Replayed.", "setup": setup, "steps": steps}
+    path.write_text(json.dumps([case]), encoding="utf-8")  # JSON is YAML
+    return path
 
-    raw = {"setup": {"start": "game", "seed": 1, "first_player": "A", "shuffle": False,
-                     "decks": {"A": [{"card": "Forest", "handle": f"a{i:02d}"}
-                                     for i in range(1, 13)],
-                               "B": [{"card": "Forest", "count": 12}]}},
-           "steps": [{"advance": {"turn": 1, "step": "precombat_main"}},
-                     {"do": {"action": "play_land", "player": "A", "card": "a01"}},
-                     {"do": {"action": "play_land", "player": "A", "card": "a02"}}]}
-    broken = session_for(TWO_LANDS)
-    violations = recheck(raw, "cr2004", broken.client, broken.info)
-    assert [v.invariant for v in violations] == ["one-land-per-turn"]
+
+def _quote(rule: str) -> str:
+    from spec.corpus import Corpus
+
+    return Corpus.load().get(rule).text.strip()[:24].strip()
+
+
+def test_the_replay_of_a_seeded_start_runs_the_case_with_every_invariant_watching(tmp_path,
+                                                                                  capsys):
+    case_file = _case_file(tmp_path / "seeded.yaml", {
+        "start": "game", "seed": 1, "first_player": "A", "shuffle": False,
+        "decks": {"A": [{"card": "Forest", "handle": f"a{i:02d}"} for i in range(1, 13)],
+                  "B": [{"card": "Forest", "count": 12}]}}, [
+        {"advance": {"turn": 1, "step": "precombat_main"}},
+        {"do": {"action": "play_land", "player": "A", "card": "a01"}},
+        {"expect_illegal": {"action": "play_land", "player": "A", "card": "a02"}}])
+    assert main(["fuzz", "replay", str(case_file), "--engine", TWO_LANDS]) == 1
+    out = capsys.readouterr().out
+    assert "[cr2004]: fail: step 3 (expect_illegal play_land): the engine accepted" in out
+    assert "invariant broken: one-land-per-turn (cr2004:212.6b): A played a second land" in out
+    assert main(["fuzz", "replay", str(case_file)]) == 0
+    assert capsys.readouterr().out.endswith("[cr2004]: pass\n")
+
+
+def test_a_given_state_finding_replays_as_failing_until_the_engine_is_fixed(
+        tmp_path, capsys, monkeypatch):
+    """A finding from a given state (no seeded start), written without a last expect: the
+    replay's verdict is the invariants', whatever the setup (it once said pass, exit 0)."""
+    from tests.fakes import fuzz_engines
+
+    keeps_ids = "py:tests.fakes.fuzz_engines:KeepsIds"
+    case_file = _case_file(tmp_path / "given.yaml", {
+        "turn": {"number": 3, "active": "A", "step": "precombat_main"},
+        "players": {"A": {"hand": [{"handle": "forest", "card": "Forest"}],
+                          "library": ["Island"] * 3},
+                    "B": {"library": ["Island"] * 3}}},
+        [{"do": {"action": "play_land", "player": "A", "card": "forest"}}], "modern:400.7")
+    assert main(["fuzz", "replay", str(case_file), "--engine", keeps_ids]) == 1
+    out = capsys.readouterr().out
+    assert "[modern]: pass\n" in out
+    assert "invariant broken: new-object-on-zone-change" in out
+    assert "Forest moved from hand to battlefield keeping id" in out
+    # The fake fixed: zone changes make new objects (its ids are the engine's own again).
+    monkeypatch.setattr(fuzz_engines.KeepsIds, "_follow", lambda self: None)
+    assert main(["fuzz", "replay", str(case_file), "--engine", keeps_ids]) == 0
+    assert "invariant broken" not in capsys.readouterr().out
 
 
 # ---- the shared example database -----------------------------------------------------------

@@ -77,7 +77,7 @@ class GivenRun:
     edition: str
     setup: dict[str, Any]
     steps: tuple[dict[str, Any], ...]
-    #: why its replay verdict is wrong today, when it is (the next change to replay fixes it)
+    #: why its replay verdict is wrong today, when it is (a change to replay is to fix it)
     known_wrong: str = ""
 
     @property
@@ -99,9 +99,7 @@ _BOLT = {"hand": [{"handle": "bolt", "card": "Lightning Bolt"}]}
 GIVEN_RUNS = (
     GivenRun("KeepsIds", "new-object-on-zone-change", "modern",
              _state({"hand": [{"handle": "forest", "card": "Forest"}]}),
-             ({"action": "play_land", "player": "A", "card": "forest"},),
-             known_wrong="the case has no last expect and replay rechecks the invariants only "
-             "after a seeded start: it reports pass (exit 0) on an engine that still breaks it"),
+             ({"action": "play_land", "player": "A", "card": "forest"},)),
     GivenRun("ZeroLifeSurvives", "zero-life-loses", "cr2004",
              _state(_BOLT, {"life": 3}, (_MOUNTAIN,)),
              ({"action": "cast", "player": "A", "card": "bolt", "targets": ["B"],
@@ -218,10 +216,9 @@ def dump_replays(records: list[dict[str, Any]]) -> str:
              "# (regenerate: python -m tests.golden).", ""]
     for record in records:
         if record.get("known_wrong"):
-            lines += ["# KNOWN WRONG: the engine still breaks this case, yet replay passes it:",
+            lines += ["# KNOWN WRONG: this verdict is not the one a correct replay gives:",
                       f"# {record['known_wrong']}.",
-                      "# The one game driver (issue 24) fixes it: update this record then, "
-                      "deliberately."]
+                      "# Update this record, deliberately, with the change that fixes it."]
         lines.append(yaml.dump([record], Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                                width=100).rstrip())
     return "\n".join(lines) + "\n"
