@@ -22,15 +22,14 @@ import pytest
 from conformance.casefile import load_file
 from fuzz import observations as ob
 from fuzz.campaign import Campaign, Profile
+from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS, Violation, check_all
 from fuzz.machine import (
     ENGINE_ERROR,
     Failure,
     Findings,
     FuzzConfig,
-    close_sessions,
     replays_the_same,
-    session_for,
 )
 from fuzz.play import Play, opens_with_decisions
 from fuzz.replay import case_from, replay, write_case
@@ -259,7 +258,7 @@ def _core(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_scenario(engine: str, scenario: Scenario, *, views_every: int = 1) -> Played:
-    session = session_for(engine)
+    session = ENGINES.session(engine)
     assert session.client is not None and session.info is not None
     play = Play(session.client, session.info, scenario.edition, views_every=views_every)
     opening = opens_with_decisions({"do": s.action} for s in scenario.steps
@@ -288,10 +287,14 @@ def play_scenario(engine: str, scenario: Scenario, *, views_every: int = 1) -> P
     return played
 
 
+#: the engines this module's scenarios play on, closed when its tests are done
+ENGINES = FuzzEngines()
+
+
 @pytest.fixture(scope="module", autouse=True)
-def _sessions() -> Iterator[None]:
-    yield
-    close_sessions()
+def _engines() -> Iterator[None]:
+    with ENGINES:
+        yield
 
 
 # ---- every invariant has a fake that breaks it --------------------------------------------------
@@ -412,7 +415,7 @@ def _replayed(case_file: Path, engine: str) -> set[str]:
     """The invariants a replay of the case file breaks on the engine (``mtgconf fuzz replay``:
     the case run through the harness with every invariant watching)."""
     [case] = load_file(case_file)[0]
-    session = session_for(engine)
+    session = ENGINES.session(engine)
     return {v.invariant for v in replay(case, case.editions[0], session).violations}
 
 

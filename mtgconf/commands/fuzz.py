@@ -94,7 +94,8 @@ def _list(args: argparse.Namespace) -> int:
 def _fuzz(args: argparse.Namespace) -> int:
     from conformance.transports import EngineSpec
     from fuzz.campaign import PROFILES, run_campaigns
-    from fuzz.machine import FuzzConfig, check_config, close_sessions, invariants_named
+    from fuzz.engines import FuzzEngines
+    from fuzz.machine import FuzzConfig, check_config, invariants_named
     from mtgconf.commands.run import start_engine
 
     EngineSpec.parse(args.engine)
@@ -112,35 +113,36 @@ def _fuzz(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     profile = PROFILES[args.profile]
     session = start_engine(args.engine)  # a clear error (exit 3) if it cannot start
-    info = session.info
-    session.close()
-    editions = args.edition or [e for e in EDITIONS if e in info.editions]
-    seed_value = args.seed if args.seed is not None else (
-        0 if profile.derandomize else int(time.time()) % 1_000_000)
-    configs = [FuzzConfig(args.engine, edition, against=args.against, invariants=chosen,
-                          rules=tuple(args.rules))
-               for edition in editions]
-    try:
-        for config in configs:
-            check_config(config)
-    except ValueError as exc:
-        print(f"mtgconf: {exc}", file=sys.stderr)
-        return ExitCode.UNTESTED
-    finally:
-        close_sessions()
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot create it: {exc.strerror}") from None
-    print(f"fuzz: {info.name} {info.version}, {', '.join(editions)}, profile {profile.name}, "
-          f"seed {seed_value}" + (f", against {args.against}" if args.against else ""),
-          file=sys.stderr)
-    try:
-        results = run_campaigns(configs, profile, budget=args.budget, seed_value=seed_value,
-                                database=args.database, out=args.out, jobs=args.jobs,
-                                progress=not args.quiet, shrink_seconds=args.shrink_seconds)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    with FuzzEngines() as engines:
+        # The engine started once: the declaration checked and the games played on it.
+        engines.adopt(args.engine, session)
+        info = session.info
+        editions = args.edition or [e for e in EDITIONS if e in info.editions]
+        seed_value = args.seed if args.seed is not None else (
+            0 if profile.derandomize else int(time.time()) % 1_000_000)
+        configs = [FuzzConfig(args.engine, edition, against=args.against, invariants=chosen,
+                              rules=tuple(args.rules))
+                   for edition in editions]
+        try:
+            for config in configs:
+                check_config(config, engines)
+        except ValueError as exc:
+            print(f"mtgconf: {exc}", file=sys.stderr)
+            return ExitCode.UNTESTED
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot create it: {exc.strerror}") from None
+        print(f"fuzz: {info.name} {info.version}, {', '.join(editions)}, profile "
+              f"{profile.name}, seed {seed_value}"
+              + (f", against {args.against}" if args.against else ""), file=sys.stderr)
+        try:
+            results = run_campaigns(configs, profile, budget=args.budget,
+                                    seed_value=seed_value, database=args.database,
+                                    out=args.out, jobs=args.jobs, progress=not args.quiet,
+                                    shrink_seconds=args.shrink_seconds, engines=engines)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     found = 0
     for result in results:
         path = args.out / f"fuzz-{result['edition']}.json"

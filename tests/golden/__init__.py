@@ -127,18 +127,15 @@ def fuzz(run: FuzzRun, out: Path) -> dict[str, Any]:
     """Run the campaign, its case files written under ``out/cases``; its results file without
     what differs from run to run (the time it started and took) or from place to place."""
     from fuzz.campaign import PROFILES, Campaign
-    from fuzz.machine import FuzzConfig, close_sessions
+    from fuzz.machine import FuzzConfig
 
     profile = replace(PROFILES["ci"], shrink_seconds=SHRINK_SECONDS)
     campaign = Campaign(FuzzConfig(run.engine, run.edition, against=run.against), profile,
                         budget=3600.0, seed=run.seed, rounds_wanted=1, database="none",
                         out=out)
-    try:
-        with shrinks_counted():
-            campaign.run()
-        results = campaign.results()
-    finally:
-        close_sessions()
+    with shrinks_counted():
+        campaign.run()
+    results = campaign.results()
     results.pop("started")
     results.pop("seconds")
     for finding in results["findings"]:
@@ -149,13 +146,13 @@ def fuzz(run: FuzzRun, out: Path) -> dict[str, Any]:
 
 def given(run: GivenRun, out: Path) -> Path:
     """Play the given-state game on the fake and write its finding as the fuzzer would."""
+    from fuzz.engines import FuzzEngines
     from fuzz.invariants import check_all
-    from fuzz.machine import close_sessions, session_for
     from fuzz.play import Play
     from fuzz.replay import case_from, write_case
 
-    try:
-        session = session_for(run.engine)
+    with FuzzEngines() as engines:
+        session = engines.session(run.engine)
         play = Play(session.client, session.info, run.edition)
         found = check_all(play.begin(json.loads(json.dumps(run.setup)), keep=True))
         for step in run.steps:
@@ -169,22 +166,16 @@ def given(run: GivenRun, out: Path) -> Path:
         if violation is None or play.trace is None:
             raise AssertionError(f"{run.fake} broke no {run.invariant}: {found}")
         case = case_from(violation, play.trace, play.info.name)
-    finally:
-        close_sessions()
     return write_case(case, out / f"{case['id']}.yaml")
 
 
 def replay(case_file: Path, engine: str) -> dict[str, Any]:
     """``mtgconf fuzz replay CASE_FILE --engine ENGINE``: its exit status and output."""
-    from fuzz.machine import close_sessions
     from mtgconf import main
 
     output = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(output):
-            code = main(["fuzz", "replay", str(case_file), "--engine", engine])
-    finally:
-        close_sessions()
+    with contextlib.redirect_stdout(output):
+        code = main(["fuzz", "replay", str(case_file), "--engine", engine])
     return {"exit": code, "output": output.getvalue()}
 
 
