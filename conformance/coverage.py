@@ -6,8 +6,14 @@ cites it and a case citing it is discriminating; a rule that *waits* (no card of
 reach it yet; the corpus says why) is counted apart. Definition rules are linked to the cases
 of the rules that exercise them; not-testable rules keep their reason.
 
+The corpus has two parts, and so does its coverage: the seed rules and the rules outside the
+seeds (``Rule.outside``, our records of the rest of each edition's rules). Each part is counted
+on its own (:class:`Part`), so that neither figure hides the other: ``mtgconf coverage`` says
+both, and gates on each with its own floor.
+
 >>> report = Coverage.of(casefile.load().cases)           # doctest: +SKIP
 >>> report.rule("cr2004:300.3").discriminating            # doctest: +SKIP
+>>> report.seed.percent(), report.outside.percent()       # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ class RuleCoverage:
     reason: str = ""  # a not-testable rule's reason
     exercised_by: tuple[str, ...] = ()  # a definition rule's rules
     via: tuple[str, ...] = ()  # a definition rule's cases (through those rules)
+    outside: bool = False  # a rule outside the seeds
 
     @property
     def testable(self) -> bool:
@@ -54,6 +61,7 @@ class RuleCoverage:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rule": self.ref, "section": self.section,
+                               "outside": self.outside,
                                "testability": self.testability, "status": self.status,
                                "cases": list(self.showing),
                                "discriminating": list(self.discriminating)}
@@ -68,8 +76,51 @@ class RuleCoverage:
 
 
 @dataclass(frozen=True)
-class Coverage:
+class Part:
+    """The coverage of one part of the corpus: the seed rules, or the rules outside them."""
+
+    outside: bool
     rules: tuple[RuleCoverage, ...]
+
+    @property
+    def name(self) -> str:
+        return "the rules outside the seeds" if self.outside else "the seed rules"
+
+    @property
+    def testable(self) -> list[RuleCoverage]:
+        return [r for r in self.rules if r.testable]
+
+    def counts(self, rules: Iterable[RuleCoverage] | None = None) -> dict[str, int]:
+        chosen = list(self.testable if rules is None else rules)
+        out = {"rules": len(chosen), "cited": sum(bool(r.showing) for r in chosen),
+               "covered": 0, "showing-only": 0, "uncovered": 0, "waits": 0}
+        for rule in chosen:
+            out[rule.status] += 1
+        return out
+
+    def percent(self) -> float:
+        """Covered rules, of the testable rules that do not wait (100 when none is due)."""
+        counts = self.counts()
+        due = counts["rules"] - counts["waits"]
+        return 100.0 * counts["covered"] / due if due else 100.0
+
+    def by_section(self) -> list[tuple[str, str, dict[str, int]]]:
+        groups: dict[tuple[str, str], list[RuleCoverage]] = defaultdict(list)
+        for rule in self.testable:
+            groups[(rule.edition, rule.section)].append(rule)
+        return [(edition, section, self.counts(rules))
+                for (edition, section), rules in sorted(groups.items(), key=_section_key)]
+
+    def summary(self) -> dict[str, Any]:
+        return {**self.counts(), "percent": round(self.percent(), 1)}
+
+
+@dataclass(frozen=True)
+class Coverage:
+    #: the seed rules
+    seed: Part
+    #: the rules outside the seeds, counted apart
+    outside: Part
     #: cited rules the corpus does not have (a lint error elsewhere; listed, not counted)
     unknown: tuple[str, ...] = field(default=())
 
@@ -89,44 +140,40 @@ class Coverage:
                 showing[ref].add(case.base_id)
                 if case.catches_for(ref):
                     catching[ref].add(case.base_id)
-        found = []
-        for rule in corpus.rules:
-            if wanted is not None and rule.edition not in wanted:
-                continue
-            found.append(_rule(rule, showing, catching))
-        return cls(tuple(found), tuple(sorted(unknown)))
 
-    def rule(self, ref: str) -> RuleCoverage:
-        return next(r for r in self.rules if r.ref == ref)
+        def part(outside: bool) -> Part:
+            return Part(outside, tuple(
+                _rule(rule, showing, catching) for rule in corpus.records(outside=outside)
+                if wanted is None or rule.edition in wanted))
+
+        return cls(part(False), part(True), tuple(sorted(unknown)))
 
     @property
-    def testable(self) -> list[RuleCoverage]:
-        return [r for r in self.rules if r.testable]
+    def parts(self) -> tuple[Part, Part]:
+        return (self.seed, self.outside)
 
-    def counts(self, rules: Iterable[RuleCoverage] | None = None) -> dict[str, int]:
-        chosen = list(self.testable if rules is None else rules)
-        out = {"rules": len(chosen), "cited": sum(bool(r.showing) for r in chosen),
-               "covered": 0, "showing-only": 0, "uncovered": 0, "waits": 0}
-        for rule in chosen:
-            out[rule.status] += 1
-        return out
+    @property
+    def rules(self) -> tuple[RuleCoverage, ...]:
+        """Every rule of both parts: the seed rules, then the rules outside the seeds."""
+        return self.seed.rules + self.outside.rules
 
-    def percent(self) -> float:
-        """Covered rules, of the testable rules that do not wait."""
-        counts = self.counts()
-        due = counts["rules"] - counts["waits"]
-        return 100.0 * counts["covered"] / due if due else 100.0
+    def rule(self, ref: str) -> RuleCoverage:
+        """The coverage of one rule of either part.
 
-    def by_section(self) -> list[tuple[str, str, dict[str, int]]]:
-        groups: dict[tuple[str, str], list[RuleCoverage]] = defaultdict(list)
-        for rule in self.testable:
-            groups[(rule.edition, rule.section)].append(rule)
-        return [(edition, section, self.counts(rules))
-                for (edition, section), rules in sorted(groups.items(), key=_section_key)]
+        :raises KeyError: no such rule among those counted (another edition, or no rule).
+        """
+        found = next((r for r in self.rules if r.ref == ref), None)
+        if found is None:
+            raise KeyError(f"{ref} is not among the rules counted")
+        return found
 
     def to_json(self) -> dict[str, Any]:
-        return {"summary": {**self.counts(), "percent": round(self.percent(), 1)},
-                "sections": [{"edition": e, "section": s, **c} for e, s, c in self.by_section()],
+        """``summary``: the seed rules; ``summary_outside``: the rules outside the seeds; a
+        section and a rule say which part it is of (``outside``)."""
+        return {"summary": self.seed.summary(),
+                "summary_outside": self.outside.summary(),
+                "sections": [{"edition": e, "section": s, "outside": part.outside, **c}
+                             for part in self.parts for e, s, c in part.by_section()],
                 "rules": [r.to_json() for r in self.rules],
                 "unknown": list(self.unknown)}
 
@@ -145,6 +192,7 @@ def _rule(rule: Rule, showing: dict[str, set[str]], catching: dict[str, set[str]
         else "",
         exercised_by=exercised,
         via=tuple(sorted({c for ref in exercised for c in showing.get(ref, ())})),
+        outside=rule.outside,
     )
 
 

@@ -173,14 +173,20 @@ class Results:
         return sum(r.status != "skip" for r in self.records)
 
     def rollup(self) -> list[dict[str, Any]]:
-        """Per rule and engine, the results citing the rule in the rule's own edition."""
+        """Per rule and engine, the results citing the rule in the rule's own edition; a rule
+        outside the seeds is marked ``outside``."""
+        from spec.corpus import Corpus
+
+        corpus = Corpus.load()
         groups: dict[tuple[str, str], list[str]] = defaultdict(list)
         for record in self.records:
             for rule in record.rules:
                 if rule.partition(":")[0] == record.edition:
                     groups[(rule, record.engine)].append(record.status)
         return [
-            {"rule": rule, "engine": engine, "total": len(statuses),
+            {"rule": rule, "engine": engine,
+             **({"outside": True} if rule in corpus and corpus.get(rule).outside else {}),
+             "total": len(statuses),
              "unexpected": sum(s in UNEXPECTED for s in statuses), "counts": counts(statuses)}
             for (rule, engine), statuses in sorted(groups.items(),
                                                    key=lambda kv: _rule_key(kv[0]))

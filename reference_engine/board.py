@@ -28,6 +28,7 @@ from reference_engine.constants import (
     ZONE_NAMES,
     other,
 )
+from reference_engine.keywords import protected_from
 from reference_engine.objects import (
     AbilitySpec,
     CardImpl,
@@ -286,6 +287,16 @@ class Board(Triggers):
         amount = max(0, amount)  # negative damage is 0 (2004 rule 104.2)
         if amount == 0:
             return
+        dealt = self._damage(source, target, amount, combat)
+        if dealt and source is not None:
+            self._damage_dealt(source, dealt)
+
+    def _damage(self, source: GameObject | None, target: int | str, amount: int,
+                combat: bool) -> int:
+        """``source`` deals ``amount`` damage to ``target`` unless it is prevented; the
+        damage dealt (0 if none). What a lifelink source's controller gains, and what
+        triggers on the source dealing damage, come after (``_damage_dealt``): once for all
+        the damage a source deals at once (combat damage to a blocker and a player)."""
         source_id = source.id if source is not None else None
         if isinstance(target, str):
             for shield in self.shields:
@@ -298,31 +309,56 @@ class Board(Triggers):
                     # not say, and the modern rule is followed).
                     self.shields.remove(shield)
                     self._events.append(ev.Prevent(source_id, target, amount))
-                    return
+                    return 0
             self._events.append(ev.Damage(source_id, target, amount, combat))
             if source is not None and self._has_infect(source):
                 self.players[target].poison += amount
                 self._events.append(ev.Poison(target, amount))
             else:
                 self.lose_life(target, amount, "damage")
-            return
+            return amount
         obj = self.objects.get(target)
         if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
-            return
-        self._events.append(ev.Damage(source_id, target, amount, combat))
+            return 0
         chars = self.chars(obj)
+        known = self.known_chars(source) if source is not None else None
+        if known is not None and protected_from(chars.keywords, known.colors):
+            # Protection: all damage from a source of the quality is prevented (modern
+            # 702.16e, 2004 502.7a), so none is dealt: no life for lifelink, no deathtouch.
+            self._events.append(ev.Prevent(source_id, target, amount))
+            return 0
+        self._events.append(ev.Damage(source_id, target, amount, combat))
         if "Planeswalker" in chars.types and "Creature" not in chars.types:
             self.remove_counters(obj, "loyalty", amount)
-        elif source is not None and self._has_infect(source):
+        elif known is not None and "infect" in known.keywords:
             self.add_counters(obj, "-1/-1", amount)
         else:
             obj.damage += amount
             # Damage makes no new state version: the state-based actions look at every
             # permanent again (Game._sba_found).
             self._sba_quiet = self._sba_idle = -1
+        if known is not None and "deathtouch" in known.keywords and "Creature" in chars.types:
+            # Dealt damage by a deathtouch source since state-based actions were last
+            # checked: destroyed when they next are (modern 702.2b, 704.5h; the source as it
+            # last existed, 702.2e).
+            self._deathtouched.add(obj.id)
+            self._sba_quiet = self._sba_idle = -1
+        return amount
+
+    def _damage_dealt(self, source: GameObject, amount: int) -> None:
+        """``source`` has dealt ``amount`` damage at once: lifelink gains its controller that
+        much life as part of the same event (modern 702.15b, the source as it last existed,
+        702.15c; one life gain however many recipients, 702.15e), and abilities that trigger
+        on it dealing damage trigger (2004 Loxodon Warhammer's "Whenever this creature deals
+        damage, you gain that much life", a triggered ability: 2004 has no lifelink)."""
+        known = self.known_chars(source)
+        if known is not None and "lifelink" in known.keywords:
+            self.gain_life(source.controller, amount)
+        if not self.unheard("deals_damage"):
+            self.fire("deals_damage", source, amount=amount)
 
     def _has_infect(self, source: GameObject) -> bool:
-        chars = source._chars if source.id not in self.objects else self.chars(source)
+        chars = self.known_chars(source)
         return chars is not None and "infect" in chars.keywords
 
     def lose_life(self, name: str, amount: int, cause: str) -> None:

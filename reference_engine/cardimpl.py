@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from reference_engine.constants import MANA_TYPES, STEP_NAMES
+from reference_engine.keywords import KEYWORDS
 from reference_engine.objects import (
     ABILITY,
     COLOR,
@@ -37,7 +38,7 @@ TARGET_KINDS = frozenset((
 #: what a triggered ability can trigger on (``Triggers._matches``)
 TRIGGER_EVENTS = frozenset((
     "etb", "creature_etb", "dies", "leaves", "step", "tapped", "tapped_for_mana", "attacks",
-    "unblocked", "enchanted_dies",
+    "unblocked", "enchanted_dies", "deals_damage",
 ))
 #: whose turn a beginning-of-step trigger looks at
 TRIGGER_WHOSE = ("controller", "each")
@@ -103,6 +104,11 @@ def card_problems(impl: CardImpl) -> list[str]:
     if not isinstance(impl.keywords, frozenset | set) or not all(
             isinstance(k, str) and len(k) > 1 for k in impl.keywords):
         problems.append(f"keywords must be a set of keywords, not {impl.keywords!r}")
+    else:
+        unknown = sorted(set(impl.keywords) - KEYWORDS)
+        if unknown:
+            problems.append(f"unknown keyword(s) {', '.join(map(repr, unknown))} (the engine "
+                            "knows reference_engine.keywords.KEYWORDS)")
     if impl.spell is not None:
         problems += _spell_problems(impl.spell)
     for index, ability in enumerate(impl.abilities, start=1):

@@ -22,6 +22,7 @@ order that decides nothing.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Generator, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -29,6 +30,7 @@ from reference_engine import events as ev
 from reference_engine.actions import Action
 from reference_engine.board import Board
 from reference_engine.constants import BATTLEFIELD, other
+from reference_engine.keywords import protected_from
 from reference_engine.objects import Decision, GameObject, StackItem
 
 _LANDWALK = {"plainswalk": "Plains", "islandwalk": "Island", "swampwalk": "Swamp",
@@ -86,9 +88,11 @@ class Combat(Board):
             return False
         chars = self.chars(obj)
         if "Creature" not in chars.types or "defender" in chars.keywords:
-            return False
+            return False  # defender (modern 702.3b, 508.1c)
         if "cant_attack" in chars.flags:
             return False
+        if self.walls_cant_attack and "Wall" in chars.subtypes:
+            return False  # 2004 308.2a: a Wall can't attack (defender came in 2004-10)
         return "haste" in chars.keywords or not self.is_sick(obj)
 
     def can_block(self, blocker: GameObject, attacker: GameObject) -> bool:
@@ -98,10 +102,17 @@ class Combat(Board):
         if "Creature" not in chars.types or "cant_block" in chars.flags:
             return False
         attacking = self.chars(attacker)
-        if "flying" in attacking.keywords and not {"flying", "reach"} & chars.keywords:
+        keywords = attacking.keywords
+        if not keywords:
+            return True  # no evasion ability: most attackers
+        if "flying" in keywords and not {"flying", "reach"} & chars.keywords:
+            # A flyer is blocked only by flying or reach (modern 509.1b, 702.9b, 702.17b;
+            # 2004 502.4b: by flying, or "as though it had flying", Giant Spider's text then)
             return False
+        if protected_from(keywords, chars.colors):
+            return False  # protection: no blocker of the quality (modern 702.16f, 2004 502.7a)
         for keyword, land_type in _LANDWALK.items():
-            if keyword in attacking.keywords and any(
+            if keyword in keywords and any(
                 o.controller == blocker.controller and land_type in self.chars(o).subtypes
                 for o in self.battlefield if not o.phased_out
             ):
@@ -133,15 +144,23 @@ class Combat(Board):
         defender = other(self.active)
         attackers = [o for o in self.battlefield if o.attacking]
         blocks: dict[int, int] = {}
+        # A creature with menace can't be blocked except by two or more creatures (modern
+        # 702.111b, 509.1b): the declaration ends only with none or two of them on each such
+        # attacker, and a block is offered only if the declaration can still end legally.
+        menace = [a.id for a in attackers if self.has(a, "menace")]
         while True:
             options = [
                 Action("block", defender, card=b.id, attacker=a.id)
                 for b in self.battlefield if b.id not in blocks
                 for a in attackers if self.can_block(b, a)
             ]
+            if menace:
+                options = [o for o in options if self._menace_can_end(
+                    {**blocks, o.card: o.attacker}, menace)]  # type: ignore[dict-item]
             if not options and not blocks:
                 break
-            options.append(Action("done", defender))
+            if not menace or self._menace_satisfied(blocks, menace):
+                options.append(Action("done", defender))
             action = yield Decision("declare_blockers", defender, options)
             if action.kind == "done":
                 break
@@ -161,6 +180,52 @@ class Combat(Board):
             self.block_order[attacker.id] = tuple(b for b, a in blocks.items()
                                                   if a == attacker.id)
 
+    def _menace_satisfied(self, blocks: dict[int, int], menace: list[int]) -> bool:
+        """No attacker with menace is blocked by exactly one creature."""
+        counts = Counter(blocks.values())
+        return all(counts[a] != 1 for a in menace)
+
+    def _menace_can_end(self, blocks: dict[int, int], menace: list[int]) -> bool:
+        """Whether blockers not yet declared can give a second blocker to every attacker
+        with menace that has one: a distinct free creature that can block each (a matching;
+        a handful of creatures at most)."""
+        counts = Counter(blocks.values())
+        short = [a for a in menace if counts[a] == 1]
+        if not short:
+            return True
+        defender = other(self.active)
+        free = [b for b in self.battlefield if b.controller == defender and b.id not in blocks]
+        able = [[b.id for b in free if self.can_block(b, self.objects[a])] for a in short]
+
+        def match(index: int, used: frozenset[int]) -> bool:
+            if index == len(able):
+                return True
+            return any(match(index + 1, used | {b}) for b in able[index] if b not in used)
+
+        return match(0, frozenset())
+
+    def first_strike_step(self) -> frozenset[int] | None:
+        """The creatures in combat with first strike or double strike as the combat damage
+        step begins, or None if there are none: then the step is the only one (modern
+        510.4, 2004 502.2b)."""
+        found = frozenset(o.id for o in self.battlefield
+                          if (o.attacking or o.blocking is not None) and self.in_combat(o)
+                          and (self.has(o, "first strike") or self.has(o, "double strike")))
+        return found or None
+
+    def second_strikers(self, first: frozenset[int]) -> frozenset[int]:
+        """Who assigns combat damage in the second combat damage step: the creatures still
+        in combat that had neither first strike nor double strike as the first step began,
+        and those that have double strike now (modern 510.4, 702.4c-d, 702.7c). 2004 502.2b
+        says those that didn't assign combat damage in the first step, and those with double
+        strike; 502.2c: adding or removing first strike after the first step changes
+        neither. The two differ only for a first striker that assigned nothing in the first
+        step: with no blocker left (none in the second either), or with 0 power (what 2004
+        says of it is unsure, and the modern rule is followed)."""
+        return frozenset(o.id for o in self.battlefield
+                         if (o.attacking or o.blocking is not None) and self.in_combat(o)
+                         and (o.id not in first or self.has(o, "double strike")))
+
     def in_combat(self, obj: GameObject) -> bool:
         """Still attacking or blocking: on the battlefield, not phased out (treated as though
         it does not exist, modern 702.26b; 2004: in the phased-out zone, 217.8c), still a
@@ -179,10 +244,12 @@ class Combat(Board):
                 blockers.append(blocker)
         return blockers
 
-    def _combat_damage(self) -> Iterator[Decision]:
+    def _combat_damage(self, strikers: frozenset[int] | None = None) -> Iterator[Decision]:
         """Combat damage is assigned by and to the creatures still in combat, then put on the
         stack (2004: assigned as it goes on the stack, 217.6e) or dealt at once (modern: a
-        turn-based action as the combat damage step begins, 405.6e).
+        turn-based action as the combat damage step begins, 405.6e). With ``strikers``, only
+        those creatures assign damage (one of two combat damage steps, modern 510.4, 2004
+        502.2b); every creature still in combat may be assigned some.
 
         Returns the attacking player's ``assign_combat_damage`` decisions, one per attacker
         whose damage can be divided more than one way; the caller runs them (``yield from``)
@@ -194,6 +261,8 @@ class Combat(Board):
         for attacker in self.battlefield:
             if not attacker.attacking or not self.in_combat(attacker):
                 continue
+            if strikers is not None and attacker.id not in strikers:
+                continue
             power = max(0, chars(attacker).power or 0)  # negative power deals 0 (104.2)
             if power == 0:
                 continue
@@ -204,10 +273,13 @@ class Combat(Board):
             # the player with trample; modern 510.1c, 702.19d; 2004 310.2c, 502.9c).
             blockers = self.blockers_in_combat(attacker)
             trample = self.has(attacker, "trample")
-            # Lethal damage: toughness less the damage already marked (deathtouch: no pool
-            # card). A blocker blocks one attacker here, so no other creature assigns it damage
-            # in the same step (the other term of modern 702.19b).
+            # Lethal damage: toughness less the damage already marked; from a deathtouch
+            # source any damage at all (modern 702.2c, 702.19b). A blocker blocks one attacker
+            # here, so no other creature assigns it damage in the same step (the other term
+            # of modern 702.19b).
             lethal = [max(0, (chars(b).toughness or 0) - b.damage) for b in blockers]
+            if self.has(attacker, "deathtouch"):
+                lethal = [min(1, need) for need in lethal]
             recipients = [b.id for b in blockers] + ([defender] if trample else [])
             divisions = [tuple(zip(recipients, amounts, strict=True)) for amounts in
                          damage_divisions(power, lethal, trample)]
@@ -215,6 +287,8 @@ class Combat(Board):
         blocker_damage: list[tuple[GameObject, int, int]] = []
         for blocker in self.battlefield:
             if blocker.blocking is None or not self.in_combat(blocker):
+                continue
+            if strikers is not None and blocker.id not in strikers:
                 continue
             # A blocker whose attacker left combat assigns no damage (510.1d, 2004 310.2d).
             blocked = self.objects.get(blocker.blocking)
@@ -270,9 +344,17 @@ class Combat(Board):
     def _deal_combat_damage(self, assignments: list[tuple[GameObject, Any, int]]) -> None:
         # 2004: damage on the stack is dealt as assigned even if its source has left play or
         # either creature has left combat since (310.4a, outside the seed), but not to a
-        # creature no longer in play (310.4c; deal_damage checks the battlefield).
+        # creature no longer in play (310.4c; _damage checks the battlefield). All of it is
+        # dealt at once (modern 510.2, 2004 310.4): what each source dealt then counts as one
+        # event for lifelink and for what triggers on it (modern 702.15e).
+        dealt: dict[int, tuple[GameObject, int]] = {}
         for source, target, amount in assignments:
-            self.deal_damage(source, target, amount, combat=True)
+            done = self._damage(source, target, amount, True)
+            if done:
+                before = dealt.get(source.id)
+                dealt[source.id] = (source, done + (before[1] if before else 0))
+        for source, total in dealt.values():
+            self._damage_dealt(source, total)
 
     def _end_combat(self) -> None:
         # Everything leaves combat, a 2004 permanent in the phased-out zone too: it phases in
@@ -282,4 +364,5 @@ class Combat(Board):
             obj.blocking = None
             obj.blocked = False
         self.block_order.clear()
+        self.first_strikers = None
         self._expire("combat")

@@ -4,7 +4,8 @@
   burn, 300.3); combat damage uses the stack (217.6e); the "Paris" mulligan (101.4); zones
   include removed-from-the-game (exile here), ante and phased-out (217.8); a token's owner is
   the controller of what made it (200.4a); ``*`` is 0 outside play (208.2); the legend rule of
-  June 2004 keeps the legendary permanent that has been in play longest.
+  June 2004 keeps the legendary permanent that has been in play longest; no Wall can attack
+  (308.2a: defender came later).
 * ``modern``: mana empties at the end of every step and phase, no mana burn; combat damage is
   dealt at once as a turn-based action (405.6e); the "London" mulligan; zones include exile,
   ante and command; phasing is a status; the player who creates a token owns it;
@@ -68,6 +69,7 @@ class Game2004(Game):
     lands_and_tokens_cost_zero: ClassVar[bool] = True
     owners_order_rule_deaths: ClassVar[bool] = False
     hidden_top_card_is_new: ClassVar[bool] = False
+    walls_cant_attack: ClassVar[bool] = True
 
     def _cda_applies(self, obj: GameObject) -> bool:
         """Where a characteristic-defining ability works: in 2004 only in play (208.2)."""
@@ -171,6 +173,7 @@ class GameModern(Game):
     lands_and_tokens_cost_zero: ClassVar[bool] = False
     owners_order_rule_deaths: ClassVar[bool] = True
     hidden_top_card_is_new: ClassVar[bool] = True
+    walls_cant_attack: ClassVar[bool] = False
 
     def _token_owner(self, creator: str, receiver: str) -> str:
         return receiver  # the player under whose control it enters

@@ -53,6 +53,7 @@ from reference_engine.objects import (
     StackItem,
 )
 from reference_engine.state import GameOver
+from reference_engine.targets import item_source
 
 _BASIC_ONLY = frozenset(("Basic",))
 #: what an Aura may enchant when whether it still may is decided by what it is attached to
@@ -227,6 +228,23 @@ class Game(Legality, Combat):
         if not self.unheard("step"):
             self.fire("step", None, step=step)
         yield from self._priority_round()
+        if step == COMBAT_DAMAGE and self.first_strikers is not None:
+            yield from self._second_combat_damage_step()
+
+    def _second_combat_damage_step(self) -> Generator[Decision, Action, None]:
+        """The combat damage step that follows one in which only first and double strikers
+        dealt damage (modern 510.4, 702.7b; 2004 502.2b, 310.1): the first one ends (the
+        modern pools empty, 500.5), and in the second the creatures still in combat that had
+        neither ability as the first began deal their damage, and so do those that have
+        double strike now (modern 702.4c-d, 702.7c; 2004 502.2b-c)."""
+        first, self.first_strikers = self.first_strikers, None
+        assert first is not None
+        self._end_step(COMBAT_DAMAGE, ends_phase=False)
+        self._events.append(ev.Step(self.turn, COMBAT_DAMAGE))
+        yield from self._combat_damage(self.second_strikers(first))
+        if not self.unheard("step"):
+            self.fire("step", None, step=COMBAT_DAMAGE)
+        yield from self._priority_round()
 
     def _turn_based_actions(self, step: int) -> Generator[Decision, Action, None]:
         if step == UNTAP:
@@ -242,7 +260,10 @@ class Game(Legality, Combat):
         elif step == DECLARE_BLOCKERS:
             yield from self._declare_blockers()
         elif step == COMBAT_DAMAGE:
-            yield from self._combat_damage()
+            # A first or double striker in combat makes this the first of two combat damage
+            # steps, in which only they deal damage (modern 510.4; 2004 502.2b).
+            self.first_strikers = self.first_strike_step()
+            yield from self._combat_damage(self.first_strikers)
 
     def _cleanup(self) -> Generator[Decision, Action, None]:
         while True:
@@ -441,6 +462,7 @@ class Game(Legality, Combat):
         # this version (quiet), only the Auras whose legality may read anything else
         # (``_sba_live``) need checking again.
         quiet = self._sba_quiet == version
+        deathtouched = self._deathtouched
         to_graveyard: list[GameObject] = []
         destroyed: list[GameObject] = []
         unattach: list[GameObject] = []
@@ -453,6 +475,12 @@ class Game(Legality, Combat):
                     to_graveyard.append(obj)  # put into the graveyard, not destroyed
                     continue
                 if obj.damage >= c.toughness and "indestructible" not in c.keywords:
+                    destroyed.append(obj)
+                    continue
+                if deathtouched and obj.id in deathtouched and (
+                        "indestructible" not in c.keywords):
+                    # Dealt damage by a deathtouch source since the last check: destroyed
+                    # (modern 704.5h, 702.2b), unless indestructible (702.12b).
                     destroyed.append(obj)
                     continue
                 if not more:
@@ -480,6 +508,10 @@ class Game(Legality, Combat):
             self._sba_idle = version
         if not (losers or to_graveyard or destroyed or unattach or counters
                 or len(legendary) > 1 or len(worlds) > 1 or self._tokens_outside):
+            # State-based actions were checked: deathtouch damage counts until then only
+            # (a creature dealt it that was not destroyed, being indestructible, is not
+            # destroyed by a later check). Asked again, this answers the same.
+            deathtouched.clear()
             return None
         return _SBAs(losers, to_graveyard, destroyed, unattach, counters, legendary, worlds)
 
@@ -498,6 +530,7 @@ class Game(Legality, Combat):
         """Perform the state-based actions ``_sba_found`` found, all at once (with what the
         legend and world rules choose); True if any applied."""
         losers, to_graveyard, destroyed, unattach, counters, legendary, worlds = found
+        self._deathtouched.clear()  # checked: the deathtouch damage so far is accounted for
         if len(legendary) > 1 or len(worlds) > 1:
             to_graveyard.extend((yield from self._rule_victims(legendary, worlds)))
         ceasing = self._tokens_ceasing() if self._tokens_outside else []
@@ -741,8 +774,9 @@ class Game(Legality, Combat):
             self._deal_combat_damage(item.assignments)
             return
         specs = self.target_specs(item)
+        source = item_source(item)
         if item.targets and not any(
-            self.target_legal(spec, item.controller, t)
+            self.target_legal(spec, item.controller, t, source)
             for spec, t in zip(specs, item.targets, strict=False)
         ):
             # Every target is illegal: countered on resolution.

@@ -44,16 +44,20 @@ class Continuous:
     ``one``: the id of the one object it may apply to (``applies`` holds of no other), or
     ``_ANY``."""
 
-    __slots__ = ("applies", "layer", "modify", "one", "source", "timestamp")
+    __slots__ = ("applies", "grants_triggers", "layer", "modify", "one", "source",
+                 "timestamp")
 
     def __init__(self, layer: float, timestamp: int, source: GameObject | None,
-                 applies: Any, modify: Any, one: Any = _ANY) -> None:
+                 applies: Any, modify: Any, one: Any = _ANY,
+                 grants_triggers: bool = False) -> None:
         self.layer = layer
         self.timestamp = timestamp
         self.source = source
         self.applies = applies
         self.modify = modify
         self.one = one
+        #: it may give triggered abilities (StaticSpec.grants_triggers)
+        self.grants_triggers = grants_triggers
 
 
 class Layers(GameState):
@@ -197,14 +201,15 @@ class Layers(GameState):
         impl = obj.impl
         if chars.lost_abilities:
             chars.abilities = tuple(chars.granted)
-            chars.triggers = ()
+            chars.triggers = tuple(chars.granted_triggers)
             chars.statics = ()
         else:
             own = impl.abilities
             if own and _binds(own):
                 own = tuple(spec if spec.bind is None else spec.bind(spec, obj) for spec in own)
             chars.abilities = own + tuple(chars.granted) if chars.granted else own
-            chars.triggers = impl.triggers
+            chars.triggers = impl.triggers + tuple(chars.granted_triggers) if (
+                chars.granted_triggers) else impl.triggers
             chars.statics = impl.statics
         if "Land" in chars.types:
             intrinsic = _intrinsic(chars.subtypes)
@@ -219,6 +224,23 @@ class Layers(GameState):
         if obj._chars_version == self.version:
             return obj._chars.abilities  # type: ignore[union-attr]
         return self.chars(obj).abilities
+
+    def known_chars(self, obj: GameObject) -> Chars | None:
+        """``obj``'s characteristics, or, if it is no longer the object it was (it left its
+        zone), those it last had: last known information, as the source of damage or of an
+        ability (modern 702.2e, 702.15c; 2004 310.4b). None if they were never
+        worked out."""
+        if obj.id in self.objects:
+            return self.chars(obj)
+        return obj._chars
+
+    def granting_triggers(self) -> bool:
+        """Whether a continuous effect in force may give a permanent triggered abilities (its
+        own card aside): the triggers' index then looks at every permanent."""
+        for effect in self.continuous_effects():  # noqa: SIM110 - no generator here
+            if effect.grants_triggers:
+                return True
+        return False
 
     def has(self, obj: GameObject, keyword: str) -> bool:
         if obj._chars_version == self.version:
@@ -411,7 +433,8 @@ def _static_effects(source: GameObject, statics: tuple[StaticSpec, ...]
 def _static_effect(spec: StaticSpec, source: GameObject) -> Continuous:
     # "Enchanted ..." and "equipped ...": the one object its source is attached to now.
     one = source.attached_to if spec.applies is attached_to_source else _ANY
-    return Continuous(spec.layer, source.timestamp, source, spec.applies, spec.modify, one)
+    return Continuous(spec.layer, source.timestamp, source, spec.applies, spec.modify, one,
+                      spec.grants_triggers)
 
 
 def _resolved_effect(effect: ContinuousEffect) -> Continuous:

@@ -305,7 +305,7 @@ class Legality(Board):
         for spec, target in zip(specs, targets, strict=True):
             # An Aura cannot enchant itself; no other spell's targets include it.
             if (impl.enchant is not None and target == obj.id) or not self.target_legal(
-                    spec, action.player, target):
+                    spec, action.player, target, obj):
                 return "illegal_target"
         return None
 
@@ -391,7 +391,7 @@ class Legality(Board):
             return "duplicate_target"
         for target_spec, target in zip(spec.targets, targets, strict=True):
             if (spec.equip and target == obj.id) or not self.target_legal(target_spec, name,
-                                                                          target):
+                                                                          target, obj):
                 return "illegal_target"
         return None
 
@@ -728,7 +728,7 @@ class Legality(Board):
             real = most if more is pool else mana.max_x(pool, base)
             if impl.enchant is not None:
                 into = actions if real >= 0 else costly
-                for target in self.target_candidates(impl.enchant, name):
+                for target in self.target_candidates(impl.enchant, name, obj):
                     if target != obj.id:
                         into.append(Action("cast", name, card=obj.id, targets=(target,),
                                            kicked=kicked))
@@ -741,7 +741,7 @@ class Legality(Board):
                     costly.append(Action("cast", name, card=obj.id, x=x, kicked=kicked))
                 continue
             if spell.max_targets:
-                candidates = sorted(self.target_candidates(spell.targets[0], name),
+                candidates = sorted(self.target_candidates(spell.targets[0], name, obj),
                                     key=target_key)
                 # "Any number of targets" has exponentially many choices: the list shows
                 # those with up to LISTED_TARGETS targets; perform() accepts any number.
@@ -761,7 +761,7 @@ class Legality(Board):
                             costly.append(Action("cast", name, card=obj.id, targets=combo,
                                                  x=x, kicked=kicked))
                 continue
-            pools = [self.target_candidates(spec, name) for spec in spell.targets]
+            pools = [self.target_candidates(spec, name, obj) for spec in spell.targets]
             plain, dear = _x_split(base, real, most)
             for combo in itertools.product(*pools):
                 if len(set(combo)) != len(combo):
@@ -804,7 +804,7 @@ class Legality(Board):
                 costly.append(Action("activate", name, card=obj.id, ability=index, x=x))
             return
         into = actions if paid else costly
-        pools = [self.target_candidates(t, name) for t in spec.targets]
+        pools = [self.target_candidates(t, name, obj) for t in spec.targets]
         for combo in itertools.product(*pools):
             if len(set(combo)) == len(combo) and (not spec.equip or combo[0] != obj.id):
                 into.append(Action("activate", name, card=obj.id, ability=index,

@@ -58,9 +58,10 @@ class Chars:
     """Characteristics of an object after continuous effects (2004 rule 201.2), plus what
     effects say about its abilities and restrictions."""
 
-    __slots__ = ("abilities", "applied", "colors", "cost", "flags", "granted", "keywords",
-                 "lost_abilities", "mana_value", "name", "power", "sba_kinds", "speed",
-                 "statics", "subtypes", "supertypes", "toughness", "triggers", "types")
+    __slots__ = ("abilities", "applied", "colors", "cost", "flags", "granted",
+                 "granted_triggers", "keywords", "lost_abilities", "mana_value", "name",
+                 "power", "sba_kinds", "speed", "statics", "subtypes", "supertypes",
+                 "toughness", "triggers", "types")
 
     def __init__(self, name: str, cost: str | None, mana_value: int, colors: tuple[str, ...],
                  supertypes: frozenset[str], types: frozenset[str], subtypes: tuple[str, ...],
@@ -77,6 +78,9 @@ class Chars:
         self.keywords = keywords
         self.abilities: tuple[Any, ...] = ()
         self.granted: list[Any] = []
+        #: triggered abilities an effect gives it (2004 Loxodon Warhammer's "Whenever this
+        #: creature deals damage, ..."): StaticSpec.grants_triggers marks the effects that may
+        self.granted_triggers: list[Any] = []
         self.triggers: tuple[Any, ...] = ()
         self.statics: tuple[Any, ...] = ()
         self.lost_abilities = False
@@ -307,7 +311,8 @@ class TriggerSpec:
     says of which player's turn: ``controller`` or ``each``), ``tapped`` (this becomes
     tapped), ``tapped_for_mana`` (it is tapped for mana), ``attacks`` (this attacks),
     ``unblocked`` (this attacks and isn't blocked), ``enchanted_dies`` (the permanent this is
-    attached to is put into a graveyard from the battlefield).
+    attached to is put into a graveyard from the battlefield), ``deals_damage`` (this deals
+    damage: the event's ``amount`` is all it dealt at once, to every recipient).
     ``condition(game, source, event)`` filters; with ``intervening`` it is an intervening
     "if" clause ("..., if Howling Mine is untapped, ..."), checked again as the ability
     resolves, which then does nothing if it no longer holds (modern 603.4; 2004 410.10 says
@@ -334,6 +339,9 @@ class StaticSpec:
     applies: Callable[[CardAPI, GameObject, GameObject, Chars], bool]
     modify: Callable[[CardAPI, GameObject, GameObject, Chars], Any]
     text: str = ""
+    #: its ``modify`` gives triggered abilities (``chars.granted_triggers``): the triggers'
+    #: index then looks at permanents whose own card has none
+    grants_triggers: bool = False
 
 
 def attached_to_source(game: CardAPI, source: GameObject, obj: GameObject,

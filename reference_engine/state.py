@@ -88,7 +88,7 @@ class Shield:
 EDITION_FLAGS = ("extra_zones", "pool_empties_each_step", "mana_burn", "combat_damage_uses_stack",
                  "planeswalkers", "legend_creature_type", "counters_annihilate",
                  "shields_follow_spells", "lands_and_tokens_cost_zero",
-                 "owners_order_rule_deaths", "hidden_top_card_is_new")
+                 "owners_order_rule_deaths", "hidden_top_card_is_new", "walls_cant_attack")
 
 
 class GameState(ABC):
@@ -127,6 +127,9 @@ class GameState(ABC):
     #: a library's revealed top card that becomes hidden (covered, or shuffled) is a new
     #: object when revealed again (modern 401.6; the 2004 seed has no such rule)
     hidden_top_card_is_new: ClassVar[bool]
+    #: a creature of the creature type Wall can't attack, by the rules (2004 308.2a; modern
+    #: Walls have defender in their text instead, 702.3b)
+    walls_cant_attack: ClassVar[bool]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -226,6 +229,12 @@ class GameState(ABC):
         self.decision: Decision | None = None
         #: each blocked attacker's blockers, in the order they were declared
         self.block_order: dict[int, tuple[int, ...]] = {}
+        #: in a first combat damage step: the creatures in combat that had first strike or
+        #: double strike as it began (a second combat damage step follows); else None
+        self.first_strikers: frozenset[int] | None = None
+        #: the creatures dealt damage by a source with deathtouch since state-based actions
+        #: were last checked (modern 704.5h)
+        self._deathtouched: set[int] = set()
         self.playing_for_ante = False
         self.version = 0
         self._next_id = 1

@@ -16,6 +16,7 @@ from reference_engine.constants import (
     PLAYERS,
     STACK,
 )
+from reference_engine.keywords import NO_GUARDS, guards, protected_from
 from reference_engine.layers import Layers
 from reference_engine.objects import (
     GameObject,
@@ -27,11 +28,15 @@ from reference_engine.objects import (
 class Targets(Layers):
     """Targets and their legality, for the layers above."""
 
-    def target_candidates(self, spec: TargetSpec, controller: str) -> list[int | str]:
-        """The legal targets for ``spec`` chosen by ``controller``: what a target of its kind
-        could be, filtered by :meth:`target_legal`, the one check of a target."""
+    def target_candidates(self, spec: TargetSpec, controller: str,
+                          source: GameObject | None = None, *, enchanting: bool = False
+                          ) -> list[int | str]:
+        """The legal targets for ``spec`` chosen by ``controller`` for a spell or ability of
+        ``source``: what a target of its kind could be, filtered by :meth:`target_legal`, the
+        one check of a target."""
         legal = self.target_legal
-        return [t for t in self._target_universe(spec.kind) if legal(spec, controller, t)]
+        return [t for t in self._target_universe(spec.kind)
+                if legal(spec, controller, t, source, enchanting=enchanting)]
 
     def _target_universe(self, kind: str) -> list[int | str]:
         """Every player, spell and object a target of ``kind`` could name (a superset of the
@@ -64,7 +69,14 @@ class Targets(Layers):
                 return item
         return obj
 
-    def target_legal(self, spec: TargetSpec, controller: str, target: int | str) -> bool:
+    def target_legal(self, spec: TargetSpec, controller: str, target: int | str,
+                     source: GameObject | None = None, *, enchanting: bool = False) -> bool:
+        """Whether ``target`` may be chosen for ``spec`` by ``controller``, for a spell or an
+        ability whose source is ``source`` (the spell itself, or the ability's source: what
+        protection asks about; None: nothing to ask), or, ``enchanting``, whether an Aura
+        (``source``) may enchant it without targeting it: as it enters without being cast,
+        and as long as it stays attached (shroud and hexproof then play no part, protection
+        does: modern 702.16c, 702.18a, 702.11b; 2004 502.7a)."""
         if isinstance(target, str):
             return spec.kind in ("player", "creature_or_player") and (
                 spec.allows is None or spec.allows(self.card_api, controller, target))
@@ -101,7 +113,30 @@ class Targets(Layers):
             if kind == "creature_or_player" and not (
                     "Creature" in types or (self.planeswalkers and "Planeswalker" in types)):
                 return False
+            keywords = chars.keywords  # type: ignore[union-attr]
+            if keywords and self._guarded(keywords, value, controller, source, enchanting):
+                return False
         return spec.allows is None or spec.allows(self.card_api, controller, value)
+
+    def _guarded(self, keywords: frozenset[str], value: GameObject, controller: str,
+                 source: GameObject | None, enchanting: bool) -> bool:
+        """Whether a permanent with ``keywords`` keeps this spell or ability (or Aura) away:
+        shroud, no spell or ability at all (modern 702.18a; 2004: the card's "can't be the
+        target of spells or abilities"); hexproof, none an opponent of its controller
+        controls (modern 702.11b; 2004 Troll Ascetic's text); protection, none with the
+        quality: a spell of that colour, an ability whose source has it, an Aura of it
+        (modern 702.16b-c, 2004 502.7a). The source's colours are those it has now, or last
+        had if it has left its zone."""
+        found = guards(keywords)
+        if found is NO_GUARDS:
+            return False
+        if not enchanting and (found.shroud or (found.hexproof
+                                                and value.controller != controller)):
+            return True
+        if found.colors and source is not None:
+            known = self.known_chars(source)
+            return known is not None and not found.colors.isdisjoint(known.colors)
+        return False
 
     def target_specs(self, item: StackItem) -> tuple[TargetSpec, ...]:
         if item.kind == "spell":
@@ -120,8 +155,9 @@ class Targets(Layers):
     def legal_targets_of(self, item: StackItem) -> list[int | str]:
         """The item's targets that are still legal (illegal ones are left alone)."""
         specs = self.target_specs(item)
+        source = item_source(item)
         return [t for spec, t in zip(specs, item.targets, strict=False)
-                if self.target_legal(spec, item.controller, t)]
+                if self.target_legal(spec, item.controller, t, source)]
 
     def targeted_objects(self, item: StackItem) -> list[int]:
         """The item's legal targets that are objects (of a spec that names objects)."""
@@ -135,7 +171,7 @@ class Targets(Layers):
         spec = aura.impl.enchant
         if spec is None:
             return []
-        return [t for t in self.target_candidates(spec, controller)
+        return [t for t in self.target_candidates(spec, controller, aura, enchanting=True)
                 if t != aura.id]
 
     def enchant_spec(self, aura: GameObject) -> TargetSpec:
@@ -160,7 +196,7 @@ class Targets(Layers):
             if "Creature" in self.chars(aura).types and (
                     "Creature" in self.chars(enchanted).types):
                 return False  # an Aura that is a creature can't enchant a creature (212.4g)
-        return self.target_legal(spec, aura.controller, target)
+        return self.target_legal(spec, aura.controller, target, aura, enchanting=True)
 
     def _equipment_legal(self, equipment: GameObject) -> bool:
         target = self.objects.get(equipment.attached_to) if isinstance(
@@ -169,4 +205,14 @@ class Targets(Layers):
             return False
         if "Creature" in self.chars(equipment).types:
             return False  # an Equipment that is a creature can't equip (212.2i)
+        if protected_from(self.chars(target).keywords, self.chars(equipment).colors):
+            # Protection: no Equipment of the quality (modern 702.16d; the June-2004 502.7 is
+            # not known to say it, and the modern rule is followed).
+            return False
         return "Creature" in self.chars(target).types
+
+
+def item_source(item: StackItem) -> GameObject | None:
+    """The object a spell or ability on the stack comes from: the spell itself, or the
+    ability's source (as it last existed, if it has left)."""
+    return item.obj if item.obj is not None else item.source

@@ -86,11 +86,18 @@ class Triggers(Targets):
         abilities an event triggers are queued in the order a scan of them all would."""
         index: dict[str, list[tuple[GameObject, TriggerSpec]]] = {}
         chars = self.chars
+        granting: bool | None = None  # whether an effect may give triggered abilities
         for source in self.battlefield:
             # A permanent's triggered abilities are its card's or none (when it has lost its
-            # abilities): one whose card has none needs no characteristics worked out here.
-            if source.phased_out or not source.impl.triggers:
+            # abilities), and those an effect gives it: one whose card has none needs no
+            # characteristics worked out here unless such an effect is in force.
+            if source.phased_out:
                 continue
+            if not source.impl.triggers:
+                if granting is None:
+                    granting = self.granting_triggers()
+                if not granting:
+                    continue
             for spec in chars(source).triggers:
                 for kind in _HEARS.get(spec.event, (spec.event,)):
                     index.setdefault(kind, []).append((source, spec))
@@ -112,7 +119,8 @@ class Triggers(Targets):
         elif wanted == "creature_etb":
             if kind != "etb" or subject is None or "Creature" not in self.chars(subject).types:
                 return False
-        elif wanted in ("etb", "tapped", "tapped_for_mana", "attacks", "unblocked"):
+        elif wanted in ("etb", "tapped", "tapped_for_mana", "attacks", "unblocked",
+                        "deals_damage"):
             if kind != wanted or subject is not source:
                 return False
         elif wanted == "enchanted_dies":
@@ -161,7 +169,8 @@ class Triggers(Targets):
         spec = pending.spec
         targets: tuple[Any, ...] = ()
         if spec.targets:
-            pools = [self.target_candidates(t, pending.controller) for t in spec.targets]
+            pools = [self.target_candidates(t, pending.controller, pending.source)
+                     for t in spec.targets]
             combos = [c for c in itertools.product(*pools) if len(set(c)) == len(c)]
             if not combos:
                 self._events.append(ev.TriggerRemoved(pending.controller, pending.source.id,

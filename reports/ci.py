@@ -44,9 +44,11 @@ def markdown(site: Site, report_path: str | None = None) -> str:
     for engine in site.engines:
         head = site.headline(engine)
         state = f"{head.unexpected} unexpected" if head.unexpected else "all as expected"
+        beyond = site.headline(engine, outside=True)
         lines.append(f"- **{md(engine.label)}**: {head.rules_passed} of {head.rules_due} "
                      f"testable rules passed ({head.percent:.1f}%); {head.total} results, "
-                     f"{state}.")
+                     f"{state}. Beyond the seeds (counted apart): {beyond.rules_passed} of "
+                     f"{beyond.rules_due} rules passed ({beyond.percent:.1f}%).")
     changed = change_lines(site)
     if changed is not None:
         lines += ["", "### What changed against the baseline", "", *changed]

@@ -94,9 +94,11 @@ class CoverageInput:
     rule."""
 
     path: Path
-    summary: Mapping[str, Any]
+    summary: Mapping[str, Any]  # the seed rules
     rules: dict[str, Mapping[str, Any]]  # ref -> {status, cases, discriminating, ...}
     cases: dict[str, Mapping[str, Any]]  # case id -> {base_id, summary, quotes, catches, ...}
+    #: the rules outside the seeds, counted apart (None: a file written before they were)
+    summary_outside: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,8 @@ def read_coverage(path: Path) -> CoverageInput:
     _check(path, SCHEMAS / "coverage.json", data, "coverage file (mtgconf coverage --json)")
     return CoverageInput(path=path, summary=data["summary"],
                          rules={r["rule"]: r for r in data["rules"]},
-                         cases=dict(data.get("cases") or {}))
+                         cases=dict(data.get("cases") or {}),
+                         summary_outside=data.get("summary_outside"))
 
 
 def read_mutants(path: Path) -> tuple[Mutant, ...]:

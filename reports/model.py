@@ -141,16 +141,21 @@ class Headline:
         return 100.0 * self.rules_tested / self.rules_due if self.rules_due else 0.0
 
 
-def due_rules(corpus: Any, editions: Iterable[str]) -> list[Any]:
-    """The testable rules of ``editions`` that do not wait for a card: the denominator."""
+def due_rules(corpus: Any, editions: Iterable[str], *, outside: bool = False) -> list[Any]:
+    """The testable rules of ``editions`` that do not wait for a card, of one part of the
+    corpus (the seed rules, or with ``outside`` the rules outside the seeds): the
+    denominator."""
     wanted = set(editions)
-    return [r for r in corpus.rules if r.edition in wanted
+    return [r for r in corpus.records(outside=outside) if r.edition in wanted
             and r.testability["class"] in TESTABLE and not r.testability.get("waits")]
 
 
 def headline(engine: str, records: Sequence[Record], rule_records: Mapping[tuple[str, str],
-             list[Record]], corpus: Any, editions: Iterable[str]) -> Headline:
-    due = due_rules(corpus, editions)
+             list[Record]], corpus: Any, editions: Iterable[str], *,
+             outside: bool = False) -> Headline:
+    """The engine's figures over one part of the corpus (``outside``: the rules outside the
+    seeds; the results counted are the same, the rules passed are the part's)."""
+    due = due_rules(corpus, editions, outside=outside)
     cells = [cell(rule_records.get((engine, r.ref), [])) for r in due]
     return Headline(counts=counts(r.status for r in records), total=len(records),
                     unexpected=sum(r.status in UNEXPECTED for r in records),

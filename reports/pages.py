@@ -4,8 +4,12 @@ rules corpus. Rendering (``reports.render``) only hands each context to its temp
 Pages (paths relative to the site's root):
 
 * ``index.html``: the summary, per engine and edition, with what changed;
-* ``tree-EDITION.html``: the rule tree of an edition, a status per engine for each rule;
-* ``rules/EDITION/ID.html``: a rule, its text and every case citing it;
+* ``tree-EDITION.html``: the rule tree of an edition's seed rules, a status per engine for
+  each rule;
+* ``beyond-EDITION.html``: "beyond the seeds", the tree of an edition's rules outside the seeds
+  (our records of them: a gist and key terms, no text), with the same statuses;
+* ``rules/EDITION/ID.html``: a rule of either part, its text (or our record of it) and every
+  case citing it;
 * ``results/ENGINE/EDITION/CASE.html``: a result that did not pass (nor was skipped);
 * ``anomalies.html``: the anomalies of the rules' sources;
 * ``fuzz.html``: fuzz findings, when fuzz results are given.
@@ -76,8 +80,10 @@ def rule_href(ref: str) -> str:
     return f"rules/{edition}/{number}.html"
 
 
-def tree_href(edition: str, anchor: str = "") -> str:
-    return f"tree-{edition}.html" + (f"#r{anchor}" if anchor else "")
+def tree_href(edition: str, anchor: str = "", *, outside: bool = False) -> str:
+    """The tree of an edition's seed rules, or (``outside``) of its rules beyond the seeds."""
+    return f"{'beyond' if outside else 'tree'}-{edition}.html" + (f"#r{anchor}" if anchor
+                                                                   else "")
 
 
 class Site:
@@ -106,8 +112,17 @@ class Site:
         self.failure_href = {r.key: f"results/{self._engine(r.engine).slug}/{r.edition}/"
                              f"{model.slug(r.case_id)}.html"
                              for r in self.records if r.status not in ("pass", "skip")}
+        #: the rules that have a page: every record of both parts
+        self.paged = frozenset(r.ref for r in corpus.all_rules)
+        #: seed rule -> the rules outside the seeds that connect to it
+        self.connected_from: dict[str, list[Rule]] = {}
+        for outside in corpus.outside_rules:
+            for ref in outside.connects:
+                self.connected_from.setdefault(ref, []).append(outside)
         self.nav = [("Summary", "index.html"),
                     *((f"Rules {e}", tree_href(e)) for e in corpus.editions),
+                    *((f"Beyond the seeds {e}", tree_href(e, outside=True))
+                      for e in corpus.editions),
                     ("Anomalies", "anomalies.html"),
                     *((("Fuzz findings", "fuzz.html"),) if inputs.fuzz else ())]
 
@@ -118,8 +133,9 @@ class Site:
 
     def pages(self) -> list[Page]:
         pages = [self.summary_page()]
-        pages += [self.tree_page(edition) for edition in self.corpus.editions]
-        pages += [self.rule_page(rule) for rule in self.corpus.rules]
+        pages += [self.tree_page(edition, outside=outside) for outside in (False, True)
+                  for edition in self.corpus.editions]
+        pages += [self.rule_page(rule) for rule in self.corpus.all_rules]
         pages += [self.failure_page(r) for r in self.records if r.key in self.failure_href]
         pages.append(self.anomalies_page())
         if self.inputs.fuzz:
@@ -130,13 +146,21 @@ class Site:
         return Page(path, template, title, {"title": title, "nav": self.nav,
                                             "report_title": self.inputs.title, **context})
 
+    def href(self, ref: str) -> str | None:
+        """The path of a rule's page (None: no rule of the corpus, so no page)."""
+        return rule_href(ref) if ref in self.paged else None
+
     def cells(self, ref: str) -> list[Cell]:
         return [model.cell(self.rule_records.get((e.spec, ref), [])) for e in self.engines]
 
-    def headline(self, engine: Engine, editions: Sequence[str] | None = None) -> Headline:
+    def headline(self, engine: Engine, editions: Sequence[str] | None = None, *,
+                 outside: bool = False) -> Headline:
+        """The engine's figures over the seed rules, or (``outside``) the rules outside
+        them."""
         chosen = tuple(editions or engine.editions)
         records = [r for r in self.records if r.engine == engine.spec and r.edition in chosen]
-        return model.headline(engine.spec, records, self.rule_records, self.corpus, chosen)
+        return model.headline(engine.spec, records, self.rule_records, self.corpus, chosen,
+                              outside=outside)
 
     def mutation(self, ref: str | None = None) -> tuple[int, int] | None:
         if self.inputs.mutants is None:
@@ -184,7 +208,10 @@ class Site:
             engines.append({
                 "engine": engine,
                 "headline": self.headline(engine),
+                "beyond": self.headline(engine, outside=True),
                 "editions": [(e, self.headline(engine, [e])) for e in engine.editions],
+                "beyond_editions": [(e, self.headline(engine, [e], outside=True))
+                                    for e in engine.editions],
                 "not_played": [(e, model.counts(r.status for r in records if r.edition == e))
                                for e in engine.not_played],
                 "failing": [(r, self.failure_href[r.key]) for r in failing],
@@ -209,18 +236,25 @@ class Site:
             "index.html", "summary.html", self.inputs.title,
             engines=engines, statuses=statuses, editions=self.editions,
             coverage=self.inputs.coverage.summary if self.inputs.coverage else None,
+            coverage_outside=self.inputs.coverage.summary_outside if self.inputs.coverage
+            else None,
+            beyond=[(key, tree_href(key, outside=True), info.outside.get("version"),
+                     len(self.corpus.records(key, outside=True)))
+                    for key, info in self.corpus.editions.items()],
             mutation=self.mutation(), fuzz=fuzz, changes=grouped,
             baseline=self.inputs.baseline, before=self.baseline_headlines(),
             edition_info=self.corpus.editions, anomalies=len(self.corpus.anomalies()))
 
-    def tree_page(self, edition: str) -> Page:
+    def tree_page(self, edition: str, *, outside: bool = False) -> Page:
+        """The tree of an edition's seed rules, or (``outside``) its rules beyond the
+        seeds."""
         info = self.corpus.editions[edition]
         chapters: dict[str, list[dict[str, Any]]] = {}
         sections: dict[str, dict[str, Any]] = {}
-        for rule in self.corpus.edition(edition):
+        for rule in self.corpus.records(edition, outside=outside):
             if rule.kind == "section":
                 sections[rule.section] = {"rule": rule, "title": section_title(rule),
-                                          "rows": []}
+                                          "printed": printed_title(rule), "rows": []}
                 chapters.setdefault(rule.chapter, []).append(sections[rule.section])
                 continue
             sections[rule.section]["rows"].append(self._row(rule))
@@ -229,9 +263,13 @@ class Site:
                                      if row["due"])
                                  for i in range(len(self.engines))]
             section["due"] = sum(row["due"] for row in section["rows"])
+        title = (f"Beyond the seeds: the rules of {edition} outside its seed" if outside
+                 else f"Rules of {edition}: {info.title}")
         return self._page(
-            tree_href(edition), "tree.html", f"Rules of {edition}: {info.title}",
-            edition=edition, info=info, engines=self.engines, mutants=self.inputs.mutants,
+            tree_href(edition, outside=outside), "tree.html", title,
+            edition=edition, info=info, outside=outside,
+            source=info.outside if outside else info.source,
+            engines=self.engines, mutants=self.inputs.mutants,
             coverage=self.inputs.coverage is not None,
             chapters=[(number, f"{secs[0]['rule'].id}-{secs[-1]['rule'].id}", secs)
                       for number, secs in chapters.items()])
@@ -247,8 +285,7 @@ class Site:
 
     def rule_page(self, rule: Any) -> Page:
         corpus = self.corpus
-        references = [{**ref, "href": rule_href(ref["ref"]) if ref.get("ref") in corpus
-                       else None} for ref in rule.references]
+        references = [self._reference(rule, ref) for ref in rule.references]
         # (the other edition's rule, the path of its page, the note); (None, None, note):
         # a 2004 rule with no modern counterpart
         concordance: list[tuple[str | None, str | None, str]] = []
@@ -260,14 +297,20 @@ class Site:
                 concordance.append((f"cr2004:{pair.cr2004}",
                                     rule_href(f"cr2004:{pair.cr2004}"), pair.note))
         parent = corpus.get(f"{rule.edition}:{rule.parent}") if rule.parent else None
-        exercised = [(ref, rule_href(ref)) for ref in rule.testability.get("exercised_by", ())
-                     if ref in corpus]
+        exercised = [(ref, href) for ref in rule.testability.get("exercised_by", ())
+                     if (href := self.href(ref))]
         return self._page(
             rule_href(rule.ref), "rule.html", f"{rule.ref} {short(rule.gist, 60)}",
             rule=rule, info=corpus.editions[rule.edition], engines=self.engines,
             section=corpus.get(f"{rule.edition}:{rule.section}"),
             section_title=section_title(corpus.get(f"{rule.edition}:{rule.section}")),
-            tree=tree_href(rule.edition, rule.id),
+            tree=tree_href(rule.edition, rule.id, outside=rule.outside),
+            tree_root=tree_href(rule.edition, outside=rule.outside),
+            source=corpus.source_of(rule),
+            connects=[(ref, self.href(ref), corpus.get(ref).gist if ref in corpus else "")
+                      for ref in rule.connects],
+            connected_from=[(r, rule_href(r.ref)) for r in self.connected_from.get(rule.ref,
+                                                                                  ())],
             parent=(parent, rule_href(parent.ref)) if parent else None,
             children=[(c, rule_href(c.ref)) for c in corpus.children(rule)],
             references=references, concordance=concordance, exercised=exercised,
@@ -280,6 +323,18 @@ class Site:
             fuzzed=[(run, inv) for run in self.inputs.fuzz for inv in run.invariants
                     if rule.ref in inv["rules"]],
             cases=self._cases_citing(rule.ref))
+
+    def _reference(self, rule: Rule, ref: dict[str, Any]) -> dict[str, Any]:
+        """A cross-reference with the path of its target's page. The seed index marks a target
+        outside its seed absent; it is linked when it is a record outside the seeds. Each
+        target outside the seeds, and each of a rule outside them (which has no text of its
+        own to show the reference in), shows the target's gist."""
+        target = ref.get("ref") or f"{rule.edition}:{ref['target']}"
+        found = self.corpus.get(target) if target in self.paged else None
+        if found is None:
+            return {**ref, "href": None, "outside": False, "gist": ""}
+        return {**ref, "ref": target, "href": rule_href(target), "outside": found.outside,
+                "gist": found.gist if rule.outside or found.outside else ""}
 
     def _cases_citing(self, ref: str) -> list[dict[str, Any]]:
         """Each case run citing the rule (by case and edition), with its quote and a status
@@ -303,6 +358,7 @@ class Site:
             rows.append({"case_id": case_id, "edition": edition, "not_run": False,
                          "own_edition": edition == ref.partition(":")[0],
                          "quote": (case.get("quotes") or {}).get(ref, ""),
+                         "terms": list((case.get("terms") or {}).get(ref, ())),
                          "catches": (case.get("catches") or {}).get(ref, ""),
                          "summary": case.get("summary", ""), "cells": cells})
         ran = {case_id for case_id, _ in runs}
@@ -312,13 +368,14 @@ class Site:
             if ref in case.get("rules", ()) and case_id not in ran \
                     and case.get("base_id", case_id) not in ran_bases | ran:
                 not_run.append({"case_id": case_id, "quote": case["quotes"].get(ref, ""),
+                                "terms": list((case.get("terms") or {}).get(ref, ())),
                                 "summary": case.get("summary", ""),
                                 "catches": (case.get("catches") or {}).get(ref, "")})
         if self.inputs.coverage is not None and not cases:
             for base in (self.inputs.coverage.rules.get(ref) or {}).get("cases", ()):
                 if base not in ran:
-                    not_run.append({"case_id": base, "quote": "", "summary": "",
-                                    "catches": ""})
+                    not_run.append({"case_id": base, "quote": "", "terms": [],
+                                    "summary": "", "catches": ""})
         return [*rows, *({"not_run": True, **row} for row in not_run)]
 
     def failure_page(self, record: Record) -> Page:
@@ -334,8 +391,8 @@ class Site:
             f"{engine.label})",
             record=record, engine=engine, detail=detail, case=case,
             symbol=model.SYMBOLS[record.status], word=model.word(record.status),
-            rules=[(ref, rule_href(ref) if ref in self.corpus else None,
-                    (case.get("quotes") or {}).get(ref, ""),
+            rules=[(ref, self.href(ref), (case.get("quotes") or {}).get(ref, ""),
+                    list((case.get("terms") or {}).get(ref, ())),
                     self.corpus.get(ref).gist if ref in self.corpus else "")
                    for ref in record.rules],
             expected=_json(detail.get("expected")) if has_check else None,
@@ -362,13 +419,22 @@ class Site:
 
     def _links(self, refs: Sequence[str]) -> list[tuple[str, str | None]]:
         """Rule refs with the path of their page (None: not a rule of the corpus)."""
-        return [(ref, rule_href(ref) if ref in self.corpus else None) for ref in refs]
+        return [(ref, self.href(ref)) for ref in refs]
 
 
 def section_title(section: Rule) -> str:
     """The English title of a section, from its gist."""
     gist = section.gist.removeprefix("Section heading: ")
     return gist.split(" (")[0].rstrip(".")
+
+
+def printed_title(section: Rule) -> str | None:
+    """A section's title as its source prints it, when that is not the English one: the seed's
+    own text, or for a 2004 section outside the seed the title the seed's contents list
+    prints."""
+    if not section.outside:
+        return section.text
+    return None if section.section_title.isascii() else section.section_title
 
 
 def short(text: str, limit: int) -> str:

@@ -1,6 +1,10 @@
 """What serves each testable rule in conformance cases: cards of the pool
 (spec/card_rules.yaml), the base game (spec/base_game.yaml, naming the part of the game), or
-nothing yet (``testability.waits`` in the corpus, saying why its cases must wait)."""
+nothing yet (``testability.waits`` in the corpus, saying why its cases must wait).
+
+The seed rules and the rules outside the seeds are served apart (:func:`rule_coverage`'s
+``outside``): every testable seed rule is served or waits; the rules outside the seeds get
+their servers with their cases (issue 27), and :func:`unserved` says which have none yet."""
 
 from __future__ import annotations
 
@@ -52,8 +56,11 @@ def base_game() -> dict[str, str]:
     return out
 
 
-def rule_coverage(corpus: Corpus | None = None) -> dict[str, dict[str, Any]]:
-    """For every engine or card-data rule: the cards, the base-game part, the wait reason."""
+def rule_coverage(corpus: Corpus | None = None, *, outside: bool | None = False
+                  ) -> dict[str, dict[str, Any]]:
+    """For every engine or card-data rule of one part (``outside``: False the seed rules, True
+    the rules outside the seeds, None both): the cards, the base-game part, the wait reason,
+    and which part it is of."""
     corpus = corpus or Corpus.load()
     by_rule: dict[str, list[str]] = {}
     for name, refs in card_rules().items():
@@ -61,12 +68,20 @@ def rule_coverage(corpus: Corpus | None = None) -> dict[str, dict[str, Any]]:
             by_rule.setdefault(ref, []).append(name)
     base = base_game()
     coverage = {}
-    for rule in corpus:
+    for rule in corpus.records(outside=outside):
         if not rule.is_testable:
             continue
         coverage[rule.ref] = {
             "cards": sorted(by_rule.get(rule.ref, [])),
             "base_game": base.get(rule.ref),
             "waits": rule.testability.get("waits"),
+            "outside": rule.outside,
         }
     return coverage
+
+
+def unserved(coverage: dict[str, dict[str, Any]]) -> list[str]:
+    """The rules of ``coverage`` (what :func:`rule_coverage` gives) that no card and no part
+    of the base game serves, and that do not say why they wait."""
+    return [ref for ref, entry in coverage.items()
+            if not (entry["cards"] or entry["base_game"] or entry["waits"])]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -127,7 +128,76 @@ def test_search(capsys):
     assert code == 0
     assert "cr2004:300.3" in out
     code, out, err = run(capsys, "rules", "search", "zzzzqqq")
-    assert code == 0 and out == "" and "no rule mentions" in err
+    assert code == 0 and out == "" and err == "no seed rule mentions 'zzzzqqq'\n"
+
+
+# ---- the rules outside the seeds ----
+
+def test_show_a_rule_outside_the_seeds_shows_our_record(capsys):
+    code, out, _ = run(capsys, "rules", "show", "508.1a")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("modern:508.1a  [rule, outside the seeds]  "
+                               "spec/outside/modern.yaml lines ")
+    assert not any(line.startswith("  Text:") for line in lines)  # no text: our record
+    assert "  Record:      ours, following the Comprehensive Rules effective 2026-09-25; " \
+        "the corpus holds no text of the rule" in lines
+    assert any(line.startswith("  Parent:      508.1 As the step begins") for line in lines)
+    assert any(line.startswith("  Key terms:   untapped, haste, ") for line in lines)
+    assert "  References:  302.6 (outside the seeds), 702.10b (outside the seeds)" in lines
+    code, out, _ = run(capsys, "rules", "show", "cr2004:303.1")
+    assert "  Unsure:      The upkeep step's rules were not found" in out
+    code, out, _ = run(capsys, "rules", "show", "modern:505.6b")
+    assert "  Connects:    modern:405.6d (seed rules)" in out
+    code, out, _ = run(capsys, "rules", "show", "508.1a", "--json")
+    (record,) = json.loads(out)
+    assert record["outside"] is True and record["version"] == "2026-09-25"
+    assert record["terms"][:2] == ["untapped", "haste"]
+    code, out, _ = run(capsys, "rules", "show", "101.5")  # a seed rule: as it was
+    assert "[rule]  spec/sources/" in out.splitlines()[0] and "  Text:        " in out
+    # its reference to 304, absent from the seed, is a record outside it
+    assert "  References:  304 (outside the seeds)" in out
+    code, out, _ = run(capsys, "rules", "show", "cr2004:103.2")
+    assert "  References:  407 (not in the corpus)" in out
+
+
+def test_list_and_search_take_one_part_at_a_time(capsys):
+    corpus_outside = json.loads(run(capsys, "rules", "list", "--outside", "--json")[1])
+    assert len(corpus_outside) > 100 and {r["outside"] for r in corpus_outside} == {True}
+    code, out, _ = run(capsys, "rules", "--outside", "--edition", "modern", "--section", "508")
+    assert code == 0 and out.splitlines()[0].startswith("modern:508 ")
+    assert all(line.startswith("modern:508") for line in out.splitlines())
+    code, _, err = run(capsys, "rules", "list", "--section", "508")
+    assert code == 2 and "(it is a section outside the seeds: add --outside)" in err
+    code, _, err = run(capsys, "rules", "list", "--outside", "--section", "217")
+    assert code == 2 and "(it is a section of the seeds: drop --outside)" in err
+    code, out, err = run(capsys, "rules", "search", "haste")
+    assert "cr2004:212.3d" in out and "modern:508.1a" not in out
+    assert re.fullmatch(r"\d+ rules outside the seeds mention it: add --outside\n", err)
+    code, out, err = run(capsys, "rules", "search", "--outside", "haste")
+    assert "modern:508.1a" in out and "cr2004:212.3d" not in out
+    assert err == "1 seed rule mentions it: drop --outside\n"
+    code, out, err = run(capsys, "rules", "search", "--outside", "--edition", "modern",
+                         "continuously since the turn began")  # a key term
+    assert "modern:508.1a" in out
+
+
+def test_stats_counts_both_parts_apart(capsys):
+    code, out, _ = run(capsys, "rules", "stats", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["cr2004"]["rules"] == 210  # the seed rules, as before
+    outside = data["cr2004"]["outside"]
+    assert outside["version"] == "2004-06-01" and outside["file"] == "spec/outside/cr2004.yaml"
+    assert outside["unsure"] > 0 and "anomalies" not in outside
+    assert sum(outside["testability"].values()) == outside["rules"]
+    assert data["modern"]["outside"]["unsure"] == 0
+    code, only, _ = run(capsys, "rules", "stats", "--outside", "--json")
+    assert code == 0 and json.loads(only) == {key: part["outside"] for key, part in data.items()}
+    _, text, _ = run(capsys, "rules", "stats", "--edition", "modern")
+    assert "78 numbered rules (" in text
+    assert re.search(r"outside the seeds: \d+ numbered rules \(\d+ heading-only\) in \d+ "
+                     r"sections, our records in spec/outside/modern.yaml following the "
+                     r"Comprehensive Rules effective 2026-09-25\n", text)
 
 
 def test_glossary_and_concordance(capsys):

@@ -81,7 +81,7 @@ def _targets_fail(game: Game, obj: GameObject, specs: tuple[Any, ...], action: A
     """Some target is not among the candidates the listing draws from (or is the object
     itself where that is forbidden)."""
     for spec, target in zip(specs, action.targets, strict=False):
-        if target not in game.target_candidates(spec, action.player):
+        if target not in game.target_candidates(spec, action.player, obj):
             return True
         if (equip or obj.impl.enchant is not None) and target == obj.id:
             return True
@@ -316,19 +316,30 @@ def _judge_state(game: Game, rng: random.Random, seen: Counter[str]) -> None:
 
 def _judge_targets(game: Game) -> None:
     universe = _universe(game)
-    specs = []
+    # Each target specification with the object whose spell or ability it is (what protection
+    # asks about), and without one; an Aura's also as it enchants without targeting.
+    specs: dict[tuple[int, int | None, bool], tuple[Any, GameObject | None, bool]] = {}
+
+    def add(spec: Any, obj: GameObject, enchanting: bool = False) -> None:
+        specs.setdefault((id(spec), obj.id, enchanting), (spec, obj, enchanting))
+        specs.setdefault((id(spec), None, False), (spec, None, False))
+
     for obj in list(game.objects.values()):
         impl = obj.impl
         if impl.enchant is not None:
-            specs.append(impl.enchant)
+            add(impl.enchant, obj)
+            add(impl.enchant, obj, enchanting=True)
         if impl.spell is not None:
-            specs.extend(impl.spell.targets)
+            for spec in impl.spell.targets:
+                add(spec, obj)
         for ability in game.abilities(obj) if obj.zone == BATTLEFIELD else impl.abilities:
-            specs.extend(ability.targets)
-    for spec in {id(s): s for s in specs}.values():
+            for spec in ability.targets:
+                add(spec, obj)
+    for spec, source, enchanting in specs.values():
         for name in PLAYERS:
-            listed = game.target_candidates(spec, name)
-            legal = [t for t in universe if game.target_legal(spec, name, t)]
+            listed = game.target_candidates(spec, name, source, enchanting=enchanting)
+            legal = [t for t in universe
+                     if game.target_legal(spec, name, t, source, enchanting=enchanting)]
             assert sorted(map(str, listed)) == sorted(map(str, legal)), spec
 
 

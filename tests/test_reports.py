@@ -5,9 +5,10 @@ accepts and refuses, the CI outputs, and escaping of everything an engine suppli
 tests/test_reports_browser.py loads the same sites in Chromium.
 
 The runs and sites are made once per session (``shared``), from the ten frozen cases of
-tests/fakes/cases: the reference engine (whose ``mtgconf run`` writes its own report), a toy
-engine that plays lands any time (a second column, and failures), and an engine whose every
-text carries markup.
+tests/fakes/cases (and, for the first two runs, the two cases of tests/fakes/beyond, which
+cite rules outside the seeds): the reference engine (whose ``mtgconf run`` writes its own
+report), a toy engine that plays lands any time (a second column, and failures), and an engine
+whose every text carries markup.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from tests.fakes.markup import IMAGE, SCRIPT, SVG
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = ROOT / "tests" / "fakes"
 FROZEN = FAKES / "cases"  # the first bundled cases, frozen
+BEYOND = FAKES / "beyond"  # two cases citing rules outside the seeds
 TOY = "py:tests.fakes.miniatures:PlaysLandsAnyTime"
 MARKUP = "py:tests.fakes.markup:MarkupEngine"
 FUZZ = FAKES / "reports" / "fuzz.json"
@@ -70,11 +72,14 @@ class Shared:
             self._made[key] = make()
         return self._made[key]
 
-    def run(self, name: str, *argv: str, expect: int) -> tuple[Path, str]:
-        """A run over the frozen cases: its results file and what it printed."""
+    def run(self, name: str, *argv: str, expect: int, beyond: bool = True
+            ) -> tuple[Path, str]:
+        """A run over the frozen cases (and those beyond the seeds): its results file and what
+        it printed."""
         def make() -> tuple[Path, str]:
             out = self.base / name
-            code, printed = mtgconf("run", "--no-bundled", "--cases", str(FROZEN), "--out",
+            folders = ["--cases", str(FROZEN), *(("--cases", str(BEYOND)) if beyond else ())]
+            code, printed = mtgconf("run", "--no-bundled", *folders, "--out",
                                     str(out), "-n", "0", *argv)
             assert code == expect, printed
             return out / "results.json", printed
@@ -106,7 +111,8 @@ class Shared:
         case id; and a fuzz file whose engine, finding and case carry markup. The marks must
         show as text."""
         def make() -> tuple[Path, list[str]]:
-            path = self.run("markup", "--engine", MARKUP, "--no-report", expect=1)[0]
+            path = self.run("markup", "--engine", MARKUP, "--no-report", expect=1,
+                            beyond=False)[0]
             data = json.loads(path.read_text())
             failing = [r for r in data["results"] if r["status"] not in ("pass", "skip")]
             assert failing, "the markup engine must fail something"
@@ -240,14 +246,15 @@ def active_content(page: Parsed) -> list[str]:
 
 def test_the_report_has_every_page_and_links_only_inside(suite, made):
     corpus = Corpus.load()
-    for rule in corpus.rules:
+    for rule in corpus.all_rules:  # both parts
         assert (suite / "rules" / rule.edition / f"{rule.id}.html").is_file(), rule.ref
     toy = read_results(made.toy()[0])
     failing = [r for r in toy.records if r.status not in ("pass", "skip")]
     assert failing
     assert len(list((suite / "results").rglob("*.html"))) == len(failing)
-    for name in ("index.html", "tree-cr2004.html", "tree-modern.html", "anomalies.html",
-                 "fuzz.html", "report.css", "summary.md", "badge.json", MARKER):
+    for name in ("index.html", "tree-cr2004.html", "tree-modern.html", "beyond-cr2004.html",
+                 "beyond-modern.html", "anomalies.html", "fuzz.html", "report.css",
+                 "summary.md", "badge.json", MARKER):
         assert (suite / name).is_file(), name
     assert len(list((suite / "badges").glob("*.json"))) == 2
     assert broken_links(suite) == []
@@ -300,6 +307,83 @@ def test_mtgconf_run_writes_the_report_and_coverage_beside_results(made):
     toy, printed = made.toy()
     assert "report:" not in printed
     assert not (toy.parent / "report").exists() and not (toy.parent / "coverage.json").exists()
+
+
+# ---- beyond the seeds ----
+
+def test_the_rules_beyond_the_seeds_have_a_tree_and_pages_of_their_own(suite):
+    beyond = (suite / "beyond-modern.html").read_text(encoding="utf-8")
+    assert "<h1>Beyond the seeds: modern</h1>" in beyond and "2026-09-25" in beyond
+    row = re.search(r'<tr id="r505\.6b".*?</tr>', beyond, re.S)
+    assert row and "✓ pass 1/1" in row.group(0) and "✗ fail 0/1" in row.group(0)
+    assert "1 (1)" in row.group(0)  # a case, discriminating
+    assert 'id="r505.6b"' not in (suite / "tree-modern.html").read_text(encoding="utf-8")
+    assert 'id="r400.1"' not in beyond
+    cr2004 = (suite / "beyond-cr2004.html").read_text(encoding="utf-8")
+    assert '<span class="original" lang="zh-Hant">戰鬥傷害步驟</span>' in cr2004  # 310's title
+    assert "unsure in 2004" in cr2004
+
+    page = (suite / "rules" / "modern" / "505.6b.html").read_text(encoding="utf-8")
+    assert '<span class="beyond">beyond the seeds</span>' in page
+    assert 'class="rule-text"' not in page  # no text of the rule: our record
+    assert "<q>one land</q>, <q>stack empty</q>, <q>does not use the stack</q>" in page
+    assert "<code>spec/outside/modern.yaml</code> lines " in page and "2026-09-25" in page
+    assert 'href="../../rules/modern/405.6d.html">modern:405.6d</a>' in page  # connects
+    assert 'href="../../beyond-modern.html#r505.6b"' in page
+    assert '<th scope="col">key terms</th>' in page
+    assert "beyond.land-only-in-main-phase" in page and "✗ fail" in page
+    cases = page.split('<table class="cases">')[1]
+    assert "<q>one land</q>, <q>stack empty</q><br>" in cases  # what the case names
+    seed = (suite / "rules" / "modern" / "405.6d.html").read_text(encoding="utf-8")
+    assert "Beyond the seeds, connected to it" in seed and 'href="../../rules/modern/505.6b.html"' \
+        in seed
+    unsure = (suite / "rules" / "cr2004" / "303.1.html").read_text(encoding="utf-8")
+    assert "Unsure in June 2004:" in unsure and "2004-06-01" in unsure
+
+
+def test_the_summary_shows_both_parts(suite, made):
+    summary = (suite / "index.html").read_text(encoding="utf-8")
+    assert "Beyond the seeds, by engine and edition" in summary
+    assert re.search(r"Beyond the seeds: <strong>2 of \d+</strong>", summary)  # reference
+    assert re.search(r"Beyond the seeds: <strong>1 of \d+</strong>", summary)  # toy
+    assert "Coverage of the rules beyond the seeds, counted apart: 2 of" in summary
+    assert 'href="beyond-modern.html"' in summary
+    md = (suite / "summary.md").read_text(encoding="utf-8")
+    assert re.search(r"Beyond the seeds \(counted apart\): 1 of \d+ rules passed", md)
+    coverage = json.loads(made.reference()[0].with_name("coverage.json").read_text())
+    case = coverage["cases"]["beyond.unblocked-attacker-hits-the-player"]
+    assert case["terms"] == {"cr2004:310.2b": ["nobody blocked", "defending player"]}
+    assert list(case["quotes"]) == ["cr2004:212.3d"]  # the seed rule it also cites
+    assert coverage["summary_outside"]["covered"] == 2
+    results = json.loads(made.reference()[0].read_text())  # the roll-up marks them too
+    marked = {r["rule"]: r.get("outside") for r in results["rules"]}
+    assert marked["modern:505.6b"] is True and marked["cr2004:310.2b"] is True
+    assert marked["cr2004:212.6a"] is None  # a seed rule: no mark
+
+
+def test_a_rule_is_linked_only_when_it_has_a_page(made):
+    site = Site(Inputs(runs=(read_results(made.reference()[0]),)), Corpus.load())
+    assert site._links(["modern:508.1a", "cr2004:212.6a", "modern:999.9"]) == [
+        ("modern:508.1a", "rules/modern/508.1a.html"),
+        ("cr2004:212.6a", "rules/cr2004/212.6a.html"), ("modern:999.9", None)]
+    page = site.rule_page(Corpus.load().get("modern:508.1a"))
+    assert [(r["href"], r["gist"]) for r in page.context["references"]] == [
+        ("rules/modern/302.6.html", Corpus.load().get("modern:302.6").gist),
+        ("rules/modern/702.10b.html", Corpus.load().get("modern:702.10b").gist)]
+    seed = site.rule_page(Corpus.load().get("cr2004:101.5"))  # to 304, outside the seed
+    assert [(r["text"], r["href"], r["outside"], r["gist"]) for r in
+            seed.context["references"]] == [("規則304", "rules/cr2004/304.html", True,
+                                             Corpus.load().get("cr2004:304").gist)]
+    absent = site.rule_page(Corpus.load().get("cr2004:103.2")).context["references"]
+    assert [(r["target"], r["href"]) for r in absent] == [("407", None)]  # in neither part
+    assert {p.path for p in site.pages()} >= {
+        "beyond-cr2004.html", "beyond-modern.html", "rules/modern/508.1a.html"}
+    summary = site.summary_page().context  # no coverage given: neither part's coverage
+    assert summary["coverage"] is None and summary["coverage_outside"] is None
+    beyond = summary["engines"][0]["beyond"]
+    assert (beyond.rules_tested, beyond.rules_passed) == (2, 2)
+    assert beyond.rules_due == len(model.due_rules(Corpus.load(), ["cr2004", "modern"],
+                                                   outside=True))
 
 
 # ---- the data handed to the templates ----
@@ -419,8 +503,8 @@ def test_an_edition_the_engine_does_not_play_is_shown_apart(made, tmp_path):
     assert site.engines[0].editions == ("modern",)
     assert site.engines[0].not_played == ("cr2004",)
     engine = site.summary_page().context["engines"][0]
-    assert engine["not_played"] == [("cr2004", {"skip": 12})]
-    assert engine["headline"].total == 12  # modern only
+    assert engine["not_played"] == [("cr2004", {"skip": 13})]
+    assert engine["headline"].total == 13  # modern only
 
 
 # ---- inputs ----

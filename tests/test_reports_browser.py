@@ -14,12 +14,15 @@ without a browser for what would make one log an error (links, anchors, resource
 inline styles); here a page of every kind, and every page carrying an engine's text, is
 loaded: none may log a console error or a failed load, request anything outside the site, or
 hold a link that does not resolve inside it; nothing an engine wrote may run or become an
-element; the summary and a rule page are photographed and checked not blank. Set
-``MTGCONF_REPORT_PAGES=all`` to load every page of both sites (about 670, under two minutes).
+element; the summary, a rule page, the tree of the rules beyond the seeds and one of its rule
+pages are photographed and checked not blank. Set
+``MTGCONF_REPORT_PAGES=all`` to load every page of both sites (about 1,430, about four
+minutes).
 
 The screenshots are written to the test's temporary folder, and also to
 ``$MTGCONF_SCREENSHOTS`` when set; ``MTGCONF_SCREENSHOT_SITE`` (a report folder) and
-``MTGCONF_SCREENSHOT_RULE`` (a rule ref) photograph another report, and rule, instead
+``MTGCONF_SCREENSHOT_RULE`` (a rule ref) photograph another report, and rule, instead, and
+``MTGCONF_SCREENSHOT_BEYOND`` (a rule ref outside the seeds) the rule page beyond the seeds
 (docs/reports.md: how docs/screenshots/ is made).
 
 Without a browser the tests skip, saying how to install one; with ``MTGCONF_REQUIRE_BROWSER``
@@ -58,6 +61,7 @@ ALL_PAGES = os.environ.get("MTGCONF_REPORT_PAGES") == "all"
 # photograph this report instead of the test's own, and this rule (docs/reports.md)
 PHOTOGRAPHED = os.environ.get("MTGCONF_SCREENSHOT_SITE")
 PHOTOGRAPHED_RULE = os.environ.get("MTGCONF_SCREENSHOT_RULE", "cr2004:212.6a")
+PHOTOGRAPHED_BEYOND = os.environ.get("MTGCONF_SCREENSHOT_BEYOND", "modern:505.6b")
 
 
 def find_chromium() -> str | None:
@@ -338,16 +342,22 @@ def load_cleanly(chromium: Chromium, site: Path, pages: list[Path]) -> list[str]
 
 
 def a_page_of_every_kind(site: Path) -> list[Path]:
-    """The summary, both trees, the anomalies and fuzz pages, every failure page, and rule
-    pages showing each part a rule page can have (cases of two engines, a concordance, terms,
-    fuzzing, anomalies, examples, a section, no case at all)."""
+    """The summary, the four trees (each edition's seed rules and its rules beyond the seeds),
+    the anomalies and fuzz pages, every failure page, and rule pages showing each part a rule
+    page can have (cases of two engines, a concordance, terms, fuzzing, anomalies, examples, a
+    section, no case at all; beyond the seeds: key terms, connections to the seed rules and
+    back, cross-references, unsure in 2004, a section)."""
     rules = site / "rules"
     chosen = [site / name for name in ("index.html", "tree-cr2004.html", "tree-modern.html",
+                                       "beyond-cr2004.html", "beyond-modern.html",
                                        "anomalies.html", "fuzz.html")]
     chosen += sorted((site / "results").rglob("*.html"))
     chosen += [rules / "cr2004" / "212.6a.html", rules / "cr2004" / "212.6c.html",
                rules / "cr2004" / "212.html", rules / "cr2004" / "103.4.html",
-               rules / "modern" / "400.1.html", rules / "modern" / "400.7.html"]
+               rules / "modern" / "400.1.html", rules / "modern" / "400.7.html",
+               rules / "modern" / "505.6b.html", rules / "modern" / "405.6d.html",
+               rules / "modern" / "508.1a.html", rules / "modern" / "508.html",
+               rules / "cr2004" / "303.1.html", rules / "cr2004" / "310.2b.html"]
     return chosen
 
 
@@ -364,6 +374,17 @@ def test_a_page_of_every_kind_loads_cleanly_and_links_inside(browser, made, tmp_
         "JSON.stringify([...document.querySelector('table.tree thead tr').cells]"
         ".map(c => c.textContent))"))
     assert headers[:4] == ["rule", "gist", "mtg-conformance-reference 0.1.0", "toy 1.0"]
+    # beyond the seeds: the same matrix, and the statuses of a rule outside the seeds
+    browser.open((site / "beyond-modern.html").as_uri())
+    row = json.loads(browser.evaluate(
+        "JSON.stringify([...document.getElementById('r505.6b').cells].map(c => c.textContent))"))
+    assert row[0] == "505.6b" and row[2:4] == ["✓ pass 1/1", "✗ fail 0/1"], row
+    browser.open((site / "rules" / "modern" / "505.6b.html").as_uri())
+    assert browser.evaluate("document.querySelector('h1 .beyond').textContent") == \
+        "beyond the seeds"
+    assert browser.evaluate("document.querySelectorAll('.key-terms q').length") == 3
+    assert browser.evaluate("getComputedStyle(document.querySelector('.beyond-intro'))"
+                            ".borderLeftStyle") == "solid"
     # printed: no navigation, the statuses keep their colours
     browser.call("Emulation.setEmulatedMedia", {"media": "print"}, session=browser.session)
     try:
@@ -373,13 +394,18 @@ def test_a_page_of_every_kind_loads_cleanly_and_links_inside(browser, made, tmp_
         browser.call("Emulation.setEmulatedMedia", {"media": ""}, session=browser.session)
 
 
-def test_the_summary_and_a_rule_page_are_not_blank(browser, made, tmp_path):
+def test_the_summary_the_trees_and_rule_pages_are_not_blank(browser, made, tmp_path):
     site = Path(PHOTOGRAPHED) if PHOTOGRAPHED else made.suite()
     edition, _, rule = PHOTOGRAPHED_RULE.partition(":")
     check_screenshot(browser, (site / "index.html").resolve().as_uri(), "summary.png",
                      tmp_path)
     check_screenshot(browser, (site / "rules" / edition / f"{rule}.html").resolve().as_uri(),
                      "rule.png", tmp_path)
+    edition, _, rule = PHOTOGRAPHED_BEYOND.partition(":")
+    check_screenshot(browser, (site / "beyond-modern.html").resolve().as_uri(), "beyond.png",
+                     tmp_path)
+    check_screenshot(browser, (site / "rules" / edition / f"{rule}.html").resolve().as_uri(),
+                     "beyond-rule.png", tmp_path)
 
 
 def test_markup_from_an_engine_stays_text_in_the_browser(browser, made):

@@ -278,15 +278,16 @@ def _results_file(run: settings.Settings) -> Path:
 
 def coverage_document(cases: Any) -> dict[str, Any]:
     """What ``mtgconf coverage --json`` prints, plus ``cases``: each case (by the id its
-    results carry) with its summary, file, line, and its quote and catches per rule."""
+    results carry) with its summary, file, line, and per rule its quote (a seed rule) or key
+    terms (a rule outside the seeds) and what it catches."""
+    from conformance.citation import citations_of
     from conformance.coverage import Coverage
 
     document = Coverage.of(cases).to_json()
     document["cases"] = {
         case.id: {"base_id": case.base_id, "summary": case.summary, "file": str(case.file),
                   "line": case.line, "editions": list(case.editions),
-                  "rules": list(case.rules),
-                  "quotes": {ref: case.quote_for(ref) for ref in case.rules},
+                  "rules": list(case.rules), **citations_of(case),
                   "catches": {ref: case.catches_for(ref) for ref in case.rules
                               if case.catches_for(ref)}}
         for case in cases}

@@ -6,6 +6,7 @@ from reference_engine.cards import (
     choices,
     continuous,
     core,
+    evergreen,
     loop,
     newly_reached,
     tokens,
@@ -14,4 +15,4 @@ from reference_engine.cards import (
 )
 
 #: the card modules, in the order their cards are registered
-MODULES = (choices, continuous, core, loop, newly_reached, tokens, triggered, zones)
+MODULES = (choices, continuous, core, loop, newly_reached, tokens, triggered, zones, evergreen)

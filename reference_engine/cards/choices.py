@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from reference_engine import events as ev
 from reference_engine.cardimpl import Cards
-from reference_engine.cards.common import LAND, draw
+from reference_engine.cards.common import LAND, draw, regenerate_source
 from reference_engine.constants import BATTLEFIELD, LIBRARY
 from reference_engine.mana import parse_cost
 from reference_engine.objects import AbilitySpec, CardImpl, SpellSpec
@@ -82,16 +81,9 @@ def _wrath(game: CardAPI, item: StackItem) -> Iterator[Any]:
 CARDS.add(CardImpl("Wrath of God", spell=SpellSpec((), _wrath)))
 
 
-def _regenerate(game: CardAPI, item: StackItem) -> None:
-    creature = item.source
-    if creature is not None and creature.id in game.objects and creature.zone == BATTLEFIELD:
-        creature.regen_shields += 1
-        game.emit(ev.RegenerationShield(creature.id))
-
-
 CARDS.add(CardImpl("Drudge Skeletons", abilities=(
     AbilitySpec("{B}: Regenerate Drudge Skeletons.", cost=parse_cost("{B}"),
-                effect=_regenerate),
+                effect=regenerate_source),
 )))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from reference_engine import events as ev
 from reference_engine.constants import BATTLEFIELD
 from reference_engine.objects import Resolution, TargetSpec
 from spec.cardpool import CardData
@@ -63,6 +64,15 @@ def on_battlefield(game: CardAPI, obj: GameObject | None) -> GameObject | None:
     if current is None or current.zone != BATTLEFIELD or current.phased_out:
         return None
     return current
+
+
+def regenerate_source(game: CardAPI, item: StackItem) -> None:
+    """"Regenerate [this]": a regeneration shield for the ability's source, if it is still
+    on the battlefield."""
+    creature = item.source
+    if creature is not None and creature.id in game.objects and creature.zone == BATTLEFIELD:
+        creature.regen_shields += 1
+        game.emit(ev.RegenerationShield(creature.id))
 
 
 def damage(amount: int) -> Resolution:

@@ -179,6 +179,38 @@ CARDS.add(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
                'Equipped creature has "{T}, Unattach Leonin Bola: Tap target creature."'),
 )))
 
+CARDS.add(CardImpl("Loxodon Warhammer", abilities=(_equip_ability("{3}"),), statics=(
+    StaticSpec(PT_MODIFY, attached_to_source, _pt(3, 0), "Equipped creature gets +3/+0."),
+    StaticSpec(ABILITY, attached_to_source, _keywords("trample", "lifelink"),
+               "Equipped creature has trample and lifelink."),
+)))
+
+
+def _gain_what_it_dealt(game: CardAPI, item: StackItem) -> None:
+    game.gain_life(item.controller, item.data["event"]["amount"])
+
+
+_WARHAMMER_LIFE = TriggerSpec("deals_damage", _gain_what_it_dealt,
+                              "Whenever this creature deals damage, you gain that much life.")
+
+
+def _grant_trigger(spec: TriggerSpec) -> Any:
+    def modify(game: CardAPI, src: GameObject, obj: GameObject, chars: Chars) -> None:
+        chars.granted_triggers.append(spec)
+    return modify
+
+
+# The 2004 Oracle: no lifelink keyword (Future Sight, 2007), but the triggered ability it
+# replaced, the equipped creature's own (its controller gains the life).
+CARDS.add(CardImpl("Loxodon Warhammer", abilities=(_equip_ability("{3}"),), statics=(
+    StaticSpec(PT_MODIFY, attached_to_source, _pt(3, 0), "Equipped creature gets +3/+0."),
+    StaticSpec(ABILITY, attached_to_source, _keywords("trample"),
+               "Equipped creature has trample."),
+    StaticSpec(ABILITY, attached_to_source, _grant_trigger(_WARHAMMER_LIFE),
+               'Equipped creature has "Whenever this creature deals damage, you gain that '
+               'much life."', grants_triggers=True),
+)), edition="cr2004")
+
 # -- type-changing effects ---------------------------------------------------------------------
 
 

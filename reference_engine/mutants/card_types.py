@@ -254,8 +254,9 @@ def _graveyard_early(p: Patcher) -> None:
 def _aura_target(p: Patcher) -> None:
     # TargetSpec("permanent"), spelled so that legality.py's names suffice.
     anything = 'type(impl.enchant)("permanent")'
-    p.source(Game._spell_actions, ("for target in self.target_candidates(impl.enchant, name):",
-                                   f"for target in self.target_candidates({anything}, name):"))
+    p.source(Game._spell_actions, (
+        "for target in self.target_candidates(impl.enchant, name, obj):",
+        f"for target in self.target_candidates({anything}, name, obj):"))
     p.source(Game._spell_refusal, ("specs = (impl.enchant,)", f"specs = ({anything},)"))
 
 
@@ -685,7 +686,7 @@ def _aura_granted(p: Patcher) -> None:
         "its player chooses, one it could not legally enchant too.")
 def _aura_entry_any(p: Patcher) -> None:
     p.source(Game.aura_candidates, (
-        "return [t for t in self.target_candidates(spec, controller)\n"
+        "return [t for t in self.target_candidates(spec, controller, aura, enchanting=True)\n"
         "            if t != aura.id]",
         "return [o.id for o in self.battlefield if o.id != aura.id]"))
 
