@@ -152,6 +152,8 @@ class GameDriver:
         self.observation: Observation = {}
         #: actions performed in this game, accepted or not
         self.steps = 0
+        #: the last action sent to the engine, answered or not (what a failed call was about)
+        self.last_action: Action | None = None
         self._unread = False  # actions performed since the events were last read
 
     # ---- starting ----
@@ -168,6 +170,7 @@ class GameDriver:
         :raises Rejected: the engine rejected the keeping of a hand.
         """
         self.steps = 0
+        self.last_action = None
         self.observation = {}
         self._unread = False
         self.handles = Handles({})
@@ -212,6 +215,7 @@ class GameDriver:
             if not isinstance(pending, dict) or pending.get("decision") not in _OPENING:
                 return
             keep = {"action": "keep", "player": pending.get("player")}
+            self.last_action = keep
             try:
                 self.client.perform(keep)
             except EngineRejected as exc:
@@ -278,6 +282,7 @@ class GameDriver:
             if legal is None and self.listing:
                 legal = self.client.legal_actions()
             self.steps += 1
+            self.last_action = action
             try:
                 self.client.perform(action)
             except EngineRejected as exc:

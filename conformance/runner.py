@@ -12,7 +12,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-from conformance import paths, standins
+from conformance import needs, observed, paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
 from conformance.driver import (
@@ -42,7 +42,7 @@ from conformance.outcomes import (
     Skipped,
     TimedOut,
 )
-from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, UNSUPPORTED, EngineInfo
+from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, RETIRED, UNSUPPORTED, EngineInfo
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
 from spec.standins import parse_token
@@ -118,7 +118,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
         return Crashed(str(exc), exc.stderr)
     mark = client.transport.stderr_mark()
     case_run = _CaseRun(case, edition, client, session.info, options, observer)
-    unusable = harness_failed = False
+    unusable = harness_failed = slipped = False
     try:
         case_run.run()
         outcome: Outcome = Passed()
@@ -126,6 +126,10 @@ def run_case(case: Case, edition: str, session: EngineSession,
         outcome = stop.outcome
     except CallFailed as exc:
         outcome, unusable = case_run.call_failed(exc)
+        # A protocol slip (an answer that is no response) costs its case and a restart, but
+        # not a restart in a row: the engine answered, and the next hello shows it healthy.
+        # Only crashes, hangs and failed restarts mark an engine broken.
+        slipped = isinstance(exc, InvalidResponse)
     except Exception as exc:
         # A bug of the harness must not take the run down, nor count against the engine:
         # it is reported as the harness's own error, with its traceback.
@@ -137,7 +141,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
         outcome = _with_stderr(outcome, client.transport.stderr_since(mark))
     # After a harness error the connection may be mid-conversation: start afresh, without
     # counting it as the engine's restart.
-    session.end(unusable=unusable or harness_failed, blame=not harness_failed)
+    session.end(unusable=unusable or harness_failed, blame=not harness_failed, slipped=slipped)
     return outcome
 
 
@@ -196,28 +200,41 @@ class _CaseRun:
 
     def _do(self, step: Step) -> None:
         action = self._pay(step, self._translate(step, step.value))
-        self._accepted(step, action, "the engine rejected {action} as illegal")
+        self._accepted(step, action, "the engine rejected {action} as illegal",
+                       needs.rule_action(step.value, self.case.handle_cards))
         self.game.follow()
 
     def _pay(self, step: Step, action: dict[str, Any]) -> dict[str, Any]:
         """The action with its named sources (``pay_with``) in the engine's form: ids
         (``pay.sources``), ``"auto"`` (``pay.auto``), or activated first and paid from the pool
-        (``pay.pool``: the driver activates each source's mana ability as an action)."""
+        (``pay.pool``: the driver activates each source's mana ability as an action; an
+        activation answered ``unsupported`` fails the case, mana abilities being a rule)."""
         try:
             return self.game.pay(action, self.pay_form)
         except Rejected as exc:
             self._fail(step, exc.describe("paying from the pool, the engine rejected {action}"))
+        except EngineRejected as exc:
+            sent = self.game.last_action
+            if sent is not None and sent.get("action") == "activate":
+                self._rule_unsupported(step, sent, exc, "actions.mana")
+            raise
 
     def _expect_illegal(self, step: Step) -> None:
         before = self.game.observe()
         action = self._pay(step, self._translate(step, step.value, before))
-        played = self.game.act(action, listed=False)
+        try:
+            played = self.game.act(action, listed=False)
+        except EngineRejected as exc:
+            self._rule_unsupported(step, action, exc,
+                                   needs.rule_action(step.value, self.case.handle_cards))
+            raise
         if played.rejected is None:
             self._fail(step, f"the engine accepted {show(action)}; it must be rejected as "
                        "illegal_action")
         if played.rejected.type != ILLEGAL_ACTION:
             raise played.rejected
-        after = self.game.observe()
+        # The same state, whatever order the engine lists its unordered lists in this time.
+        before, after = observed.canonical(before), observed.canonical(self.game.observe())
         if after != before:
             where, old, new = _difference(before, after)
             self._fail(step, f"the engine rejected the action but changed the state at "
@@ -245,6 +262,7 @@ class _CaseRun:
                                       full=full)
                 paths.check(check.path, check.expected, value, full=full)
             except paths.Mismatch as exc:
+                self._no_one_answer_decision(step, observation)
                 message = str(exc)
                 if check.path.handles and not self.game.follows and \
                         not isinstance(exc, paths.HiddenCards):
@@ -275,20 +293,50 @@ class _CaseRun:
         try:
             self.game.advance(step.value, decisions=FAIL, limit=self.options.max_advance)
         except Unreached as exc:
+            if exc.kind == "decision":
+                self._no_one_answer_decision(step, self.game.observe())
             self._fail(step, str(exc))
         except Rejected as exc:
             self._fail(step, exc.describe("the engine rejected {action} while advancing"))
 
-    def _accepted(self, step: Step, action: dict[str, Any], rejected: str) -> None:
+    def _accepted(self, step: Step, action: dict[str, Any], rejected: str,
+                  rule: str | None = None) -> None:
         """Perform an action the case needs the engine to accept: an ``illegal_action``
         answer fails the case, with ``rejected`` (naming ``{action}``), the reason and
-        the engine's message."""
+        the engine's message. An action that is a rule every engine follows (``rule``, a
+        retired capability) fails it when answered ``unsupported`` too, rather than skip."""
         try:
             self.game.perform(action)
         except Rejected as exc:
             self._fail(step, exc.describe(rejected))
+        except EngineRejected as exc:
+            self._rule_unsupported(step, action, exc, rule)
+            raise
 
     # ---- helpers ----
+
+    def _rule_unsupported(self, step: Step, action: dict[str, Any], exc: EngineRejected,
+                          rule: str | None) -> None:
+        """An ``unsupported`` answer to an action every engine must take (``rule``, a name of
+        ``protocol.RETIRED``) fails the case: the engine lacks a rule, not a capability."""
+        if exc.type == UNSUPPORTED and rule is not None:
+            self._fail(step, f"the engine answered {show(action)} unsupported ({exc.detail}); "
+                       f"{RETIRED[rule]}, is no capability an engine may lack "
+                       "(docs/protocol.md, Versions)")
+
+    def _no_one_answer_decision(self, step: Step, observation: dict[str, Any]) -> None:
+        """A case stopped by a pending decision that has only one possible answer meets a
+        broken protocol, not a broken rule: an error (seen from the decision itself, or from
+        the engine's own listing with ``actions.legal``)."""
+        pending = observation.get("pending")
+        if not isinstance(pending, dict):
+            return
+        why = observed.one_answer(pending, None)
+        if why is None and "actions.legal" in self.info.capabilities:
+            why = observed.one_answer(pending, self.game.legal())
+        if why is not None:
+            raise _Stop(Errored(f"{step.describe()}: the engine broke the protocol: {why}",
+                                step=step.index))
 
     def _translate(self, step: Step, action: dict[str, Any],
                    observation: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -499,18 +499,37 @@ class BareHandles(Shim):
 
 
 class FullListings(Shim):
-    """Lists every whole blocker order in legal_actions instead of one blocker at a time."""
+    """Lists a spell with "any number of targets" (Fireball) with every number of targets, not
+    only up to two: each set of three or more of the targets the listing offers one at a time,
+    with each X the extra {1} per target beyond the first leaves payable."""
 
     def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        pending = self.pending()
-        if not pending or pending.get("decision") != "order_blockers":
+        casts = [a for a in actions if a["action"] == "cast" and len(a.get("targets", ())) == 2]
+        if not casts:
             return actions
-        so_far = list(pending["so_far"])
-        listed = [a for a in actions if a["action"] == "order_blockers"]
-        rest = [a["order"][-1] for a in listed]
-        whole = [{**listed[0], "order": [*so_far, *order]}
-                 for order in itertools.permutations(rest)]
-        return [a for a in actions if a["action"] != "order_blockers"] + whole
+        names = {o["id"]: o["card"] for o in objects_of(self.inner.observe())}
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for action in actions:
+            if action["action"] == "cast" and _any_number_of_targets(names.get(action["card"])):
+                key = json.dumps({k: v for k, v in action.items() if k not in ("targets", "x")},
+                                 sort_keys=True)
+                groups.setdefault(key, []).append(action)
+        more: list[dict[str, Any]] = []
+        for listed in groups.values():
+            singles: list[Any] = []
+            for action in listed:
+                if len(action["targets"]) == 1 and action["targets"][0] not in singles:
+                    singles.append(action["targets"][0])
+            # X for two targets, payable with the listing's own sources: one less per target.
+            pairs = [a.get("x", 0) for a in listed if len(a["targets"]) == 2]
+            if not pairs:
+                continue
+            for count in range(3, len(singles) + 1):
+                most = max(pairs) - (count - 2)
+                for targets in itertools.combinations(singles, count):
+                    more += [{**listed[0], "targets": list(targets), "x": x}
+                             for x in range(most + 1)]
+        return actions + more
 
 
 class PayAuto(Shim):
@@ -536,6 +555,11 @@ class PayAuto(Shim):
         for size in range(len(sources) + 1):
             for chosen in itertools.combinations(sources, size):
                 yield list(chosen)
+
+
+def _any_number_of_targets(name: str | None) -> bool:
+    card = card_of(name, {}) if name is not None else None
+    return card is not None and "any number of target" in card.text
 
 
 def _makes_mana(name: str) -> bool:
@@ -696,18 +720,9 @@ class Withdrawn(Shim):
             return "pay_with: auto, but pay.auto was not declared"
         if "payment" in action and self.lacks("pay.pool"):
             return "payment: pay.pool was not declared"
-        if kind == "concede" and self.lacks("actions.concede"):
-            return "concede: actions.concede was not declared"
         if kind in ("keep", "mulligan") and self.lacks("actions.mulligan"):
             return f"{kind}: actions.mulligan was not declared"
-        if kind == "activate" and self.lacks("actions.mana") and self._mana_ability(action):
-            return "a mana ability as an action: actions.mana was not declared"
         return None
-
-    def _mana_ability(self, action: dict[str, Any]) -> bool:
-        found = [o for o in self.inner.observe()["battlefield"] if o.get("id") == action["card"]]
-        card = card_of(found[0]["card"], {}) if found and "card" in found[0] else None
-        return is_mana_ability(card, action.get("ability", 0))
 
     def _pool(self, player: str) -> dict[str, int]:
         pool: dict[str, int] = self.inner.observe()["players"][player]["mana_pool"]
@@ -750,23 +765,22 @@ globals().update({cls.__name__: cls for cls in ABLATIONS.values()})
 
 
 class PayPoolOnly(Withdrawn):
-    """Pays from the pool only, with mana abilities as actions (pay.pool, actions.mana)."""
+    """Pays from the pool only (pay.pool): the harness activates the mana abilities first, as
+    any engine lets a player do."""
 
     WITHDRAWN = frozenset({"pay.sources", "pay.auto"})
 
 
 class PaySourcesOnly(Withdrawn):
-    """Pays from named sources only (pay.sources): no pool payment, no mana abilities as
-    actions."""
+    """Pays from named sources only (pay.sources): no payment from the pool."""
 
-    WITHDRAWN = frozenset({"pay.pool", "pay.auto", "actions.mana"})
+    WITHDRAWN = frozenset({"pay.pool", "pay.auto"})
 
 
 class PayAutoOnly(Withdrawn):
-    """Chooses its own mana sources only (pay.auto): no pool payment, no mana abilities as
-    actions."""
+    """Chooses its own mana sources only (pay.auto): no payment from the pool."""
 
-    WITHDRAWN = frozenset({"pay.pool", "pay.sources", "actions.mana"})
+    WITHDRAWN = frozenset({"pay.pool", "pay.sources"})
 
 
 class PayAutoOnlyItsOwnWay(PayAutoOnly):
@@ -787,10 +801,11 @@ class KeptIdsWithoutEvents(Withdrawn):
 
 
 class AsksOneAnswerDecisions(Shim):
-    """Asks the last choice of an order (a graveyard order, cards put on top, a blocker
-    order), which has one possible answer: the protocol says the engine takes it."""
+    """Asks the last choice of an order of two (a graveyard order, cards put on top of a
+    library), which has one possible answer: the protocol says the engine takes it. (No game
+    of either pinned edition has a blocker order left to ask.)"""
 
-    ORDERS = ("order_graveyard", "put_on_top", "order_blockers")
+    ORDERS = ("order_graveyard", "put_on_top")
 
     def setup_in(self, setup: dict[str, Any]) -> dict[str, Any]:
         self.asked: dict[str, Any] | None = None  # the pending one-answer decision
@@ -806,7 +821,7 @@ class AsksOneAnswerDecisions(Shim):
         pending = self.pending()
         kind = pending.get("decision") if pending else None
         listed = self.inner.legal_actions() if kind in self.ORDERS else []
-        mine = [o for o in listed if o["action"] in ("choose", "order_blockers")]
+        mine = [o for o in listed if o["action"] == "choose"]
         self.inner.perform(action)
         now = self.pending()
         # An order of two, chosen one at a time: the second choice is the only answer left.
@@ -815,9 +830,6 @@ class AsksOneAnswerDecisions(Shim):
             return
         answer = next(o for o in mine if o != action)
         asked = {**pending, "count": 1} if "count" in pending else dict(pending)
-        if kind == "order_blockers":  # the order so far, extended by the last blocker
-            asked["so_far"] = list(action["order"])
-            answer = {**answer, "order": [*action["order"], *answer["order"][-1:]]}
         self.asked = {"pending": asked, "answer": answer}
 
     def legal_actions(self) -> list[dict[str, Any]]:
@@ -840,6 +852,39 @@ class ReversedEvents(Shim):
         return events[::-1]
 
 
+class CannotActivateManaAbilities(Shim):
+    """Answers ``unsupported`` to a mana ability activated as an action, and lists none: once a
+    capability (actions.mana), now a rule every engine follows (docs/protocol.md, Versions)."""
+
+    def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [a for a in actions if not self._mana_ability(a)]
+
+    def act(self, action: dict[str, Any]) -> None:
+        if self._mana_ability(action):
+            raise UnsupportedError("mana abilities are not actions here")
+        self.inner.perform(action)
+
+    def _mana_ability(self, action: dict[str, Any]) -> bool:
+        if action.get("action") != "activate":
+            return False
+        found = [o for o in self.inner.observe()["battlefield"] if o.get("id") == action["card"]]
+        card = card_of(found[0]["card"], {}) if found and "card" in found[0] else None
+        return is_mana_ability(card, action.get("ability", 0))
+
+
+class CannotConcede(Shim):
+    """Answers ``unsupported`` to a concession, and lists none: once a capability
+    (actions.concede), now a rule every engine follows."""
+
+    def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [a for a in actions if a["action"] != "concede"]
+
+    def act(self, action: dict[str, Any]) -> None:
+        if action.get("action") == "concede":
+            raise UnsupportedError("no concession here")
+        self.inner.perform(action)
+
+
 # ---- the registries ---------------------------------------------------------------------------
 
 #: Every allowed dialect, by class name.
@@ -850,6 +895,6 @@ DIALECTS: dict[str, type[Shim]] = {cls.__name__: cls for cls in (
     PayAutoOnly, PayAutoOnlyItsOwnWay, HarnessKeepsHands, Protocol10)}
 
 #: Dialects the protocol forbids: the suite must not pass them.
-FORBIDDEN: dict[str, type[Shim]] = {cls.__name__: cls for cls in (AsksOneAnswerDecisions,
-                                                                  ReversedEvents)}
+FORBIDDEN: dict[str, type[Shim]] = {cls.__name__: cls for cls in (
+    AsksOneAnswerDecisions, ReversedEvents, CannotActivateManaAbilities, CannotConcede)}
 
