@@ -5,12 +5,9 @@ seed rules (zones.py, modern_zones.py, card_types.py, turns.py)."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from reference_engine.actions import Action
-from reference_engine.board import Board
 from reference_engine.constants import BATTLEFIELD
 from reference_engine.editions import GameModern
 from reference_engine.game import Game
@@ -18,6 +15,7 @@ from reference_engine.layers import Layers
 from reference_engine.legality import Legality
 from reference_engine.mutants.patching import Patcher
 from reference_engine.mutants.registry import mutant
+from reference_engine.targets import Targets
 from reference_engine.triggers import Triggers
 
 # -- 117 timing and priority ------------------------------------------------------------------
@@ -154,27 +152,17 @@ def _x_zero_on_stack(p: Patcher) -> None:
 # -- 603 triggered abilities ------------------------------------------------------------------
 
 
-@mutant("one-trigger-for-simultaneous-entries", "modern:603.2",
-        "Permanents entering at once are one event for triggers: \"whenever another creature "
-        "enters\" triggers once for two tokens.")
+@mutant("one-trigger-per-ability-at-a-time", "modern:603.2",
+        "An ability that has triggered and waits to go on the stack does not trigger again on "
+        "another occurrence of its event: Soul Warden triggers once for two Soldiers.")
 def _one_trigger(p: Patcher) -> None:
-    @contextlib.contextmanager
-    def together(self: Any) -> Iterator[None]:
-        # Board.together, with one enters event fired for all the permanents that arrived.
-        if self._arrivals is not None:
-            yield
-            return
-        self._arrivals = [self.next_timestamp()]
-        try:
-            yield
-        finally:
-            arrived, self._arrivals = self._arrivals[1:], None
-            self.changed()
-            for obj in arrived[:1]:
-                if obj.id in self.objects and obj.zone == BATTLEFIELD:
-                    self.fire("etb", obj)
+    queue = Triggers._queue
 
-    p.set(Board, "together", together)
+    def once(self: Any, spec: Any, source: Any, controller: str, event: Any) -> None:
+        if not any(t.spec is spec and t.source is source for t in self.triggered):
+            queue(self, spec, source, controller, event)
+
+    p.set(Triggers, "_queue", once)
 
 
 @mutant("own-enters-ability-missed", "modern:603.6a",
@@ -230,12 +218,18 @@ def _cda_battlefield_only(p: Patcher) -> None:
 # -- 608 resolving ----------------------------------------------------------------------------
 
 
-@mutant("fizzled-spell-resolves", "modern:608.2b cr2004:413.2a",
-        "A spell or ability whose targets have all become illegal resolves anyway, doing what "
-        "it can (Giant Growth pumps a creature that gained protection from green).")
-def _no_fizzle(p: Patcher) -> None:
-    p.source(Game._resolve_top, ("if item.targets and not any(",
-                                 "if item.targets and item.kind != 'spell' and not any("))
+@mutant("targets-checked-only-for-their-zone", "modern:608.2b cr2004:413.2a",
+        "As a spell or ability resolves, a target is illegal only if it has left its zone: "
+        "one that gained protection stays legal (Giant Growth pumps a creature that gained "
+        "protection from green).")
+def _targets_by_zone(p: Patcher) -> None:
+    def still_there(self: Any, item: Any) -> list[int | str]:
+        return [t for t in item.targets if isinstance(t, str) or t in self.objects]
+
+    p.set(Targets, "legal_targets_of", still_there)
+    p.source(Game._resolve_top, (
+        "self.target_legal(spec, item.controller, t, source)",
+        "(isinstance(t, str) or t in self.objects)"))
 
 
 @mutant("aura-spell-skips-its-target-check", "modern:608.3",
