@@ -249,3 +249,16 @@ def _aura_no_target_check(p: Patcher) -> None:
 def _resolved_to_bottom(p: Patcher) -> None:
     p.source(Game._resolve_top, ('self.move(obj, GRAVEYARD, cause="resolve")',
                                  'self.move(obj, GRAVEYARD, cause="resolve", bottom=True)'))
+
+
+@mutant("cost-paid-in-part", "modern:601.2h",
+        "A spell whose cost the mana pool covers only in part is cast anyway: its coloured "
+        "mana is checked, and the whole pool goes towards the rest.")
+def _cost_in_part(p: Patcher) -> None:
+    p.source(Legality._spell_refusal, (
+        "if not mana.can_pay(self.players[action.player].pool, cost, action.x or 0):",
+        "if not mana.can_pay(self.players[action.player].pool, cost._replace(generic=0), 0):"))
+    p.source(Game._pay, (
+        "assert found is not None  # the action was checked: the pool pays\n"
+        "        spend = found",
+        "spend = found if found is not None else list(player.pool)"))
