@@ -309,7 +309,7 @@ def _library_order_caster(p: Patcher) -> None:
                                    '"put_on_top"'))
 
 
-@mutant("top-card-revealed-only-with-empty-stack", "cr2004:217.2e modern:401.5",
+@mutant("top-card-revealed-only-with-empty-stack", "cr2004:217.2e modern:401.5 cr2004:409.1i",
         "Playing with the top card revealed, the new top card is revealed (and playable) only "
         "once the stack is empty, not as soon as the spell cast from the top is cast.")
 def _top_card_late(p: Patcher) -> None:
