@@ -152,14 +152,17 @@ def _x_zero_on_stack(p: Patcher) -> None:
 # -- 603 triggered abilities ------------------------------------------------------------------
 
 
-@mutant("one-trigger-per-ability-at-a-time", "modern:603.2",
-        "An ability that has triggered and waits to go on the stack does not trigger again on "
-        "another occurrence of its event: Soul Warden triggers once for two Soldiers.")
-def _one_trigger(p: Patcher) -> None:
+@mutant("ability-triggers-once-a-turn", "modern:603.2",
+        "A triggered ability triggers on the first occurrence of its event in a turn only, not "
+        "on each one: Soul Warden gains 1 life for the first creature to enter.")
+def _once_a_turn(p: Patcher) -> None:
     queue = Triggers._queue
 
     def once(self: Any, spec: Any, source: Any, controller: str, event: Any) -> None:
-        if not any(t.spec is spec and t.source is source for t in self.triggered):
+        fired = self.__dict__.setdefault("_mutant_fired", set())
+        key = (id(spec), source.id, self.turn)
+        if key not in fired:
+            fired.add(key)
             queue(self, spec, source, controller, event)
 
     p.set(Triggers, "_queue", once)
