@@ -87,7 +87,7 @@ def _tap_tapped(p: Patcher) -> None:
     p.source(Game._priority_actions, ("if spec.tap and obj.tapped:", "if False:"))
 
 
-@mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4",
+@mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4 modern:302.6 modern:602.5a modern:602.5",
         "A summoning-sick creature may use its {T} abilities.")
 def _sick_taps(p: Patcher) -> None:
     p.source(Game.ability_refusal, ('sick = "Creature" in chars.types and', "sick = False and"))
@@ -100,7 +100,7 @@ def _sick_all(p: Patcher) -> None:
                                     "True and self.is_sick(obj)"))
 
 
-@mutant("sick-creature-attacks", "cr2004:212.3d",
+@mutant("sick-creature-attacks", "cr2004:212.3d modern:302.6",
         "A summoning-sick creature may attack.")
 def _sick_attacks(p: Patcher) -> None:
     p.source(combat.Combat.can_attack,
@@ -213,7 +213,7 @@ def _sorcery_turn(p: Patcher) -> None:
 
 
 @mutant("sorcery-speed-with-stack",
-        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
+        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:117.1a",
         "Sorcery-speed spells may be cast while the stack is not empty.")
 def _sorcery_stack(p: Patcher) -> None:
     p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
@@ -230,7 +230,7 @@ def _equip_timing(p: Patcher) -> None:
 # -- resolving permanents (212.2b, 212.3b, 212.4b) -----------------------------------------------
 
 
-@mutant("resolves-under-active-player", "cr2004:212.2b cr2004:212.3b cr2004:212.4b",
+@mutant("resolves-under-active-player", "cr2004:212.2b cr2004:212.3b cr2004:212.4b modern:608.3a",
         "A permanent spell resolves under the active player's control, not its caster's.",
         audit="M3")
 def _resolve_active(p: Patcher) -> None:
@@ -238,7 +238,8 @@ def _resolve_active(p: Patcher) -> None:
                                  "controller=self.active, cause=\"resolve\""))
 
 
-@mutant("spell-to-graveyard-before-effect", "cr2004:212.7b cr2004:212.5b modern:404.1",
+@mutant("spell-to-graveyard-before-effect",
+        "cr2004:212.7b cr2004:212.5b modern:404.1 modern:608.2 cr2004:413.2",
         "An instant or sorcery goes to the graveyard as it starts resolving, before its effect.")
 def _graveyard_early(p: Patcher) -> None:
     p.source(Game._resolve_top, ("spell = obj.impl.spell\n",
@@ -473,7 +474,7 @@ def _spell_change_lost(p: Patcher) -> None:
                          "pass"))
 
 
-@mutant("spell-controlled-by-active-player", "cr2004:213.4",
+@mutant("spell-controlled-by-active-player", "cr2004:213.4 modern:601.2a cr2004:409.1a",
         "A spell is controlled by the active player, not by the player who cast it.")
 def _spell_active(p: Patcher) -> None:
     p.source(Game._cast, ("card.controller = action.player", "card.controller = self.active"),
@@ -528,7 +529,7 @@ def _basic_by_type(p: Patcher) -> None:
         '"Swamp", "Mountain", "Forest"} else set())),')))
 
 
-@mutant("intrinsic-mana-basic-lands-only", "cr2004:212.6d",
+@mutant("intrinsic-mana-basic-lands-only", "cr2004:212.6d modern:305.6",
         "Only basic lands have the mana abilities of their land types: a nonbasic land with "
         "basic land types and no rules text (Tropical Island) makes no mana.")
 def _intrinsic_basic(p: Patcher) -> None:
@@ -625,7 +626,7 @@ def _equipment_own_ability(p: Patcher) -> None:
 # -- local and world enchantments (212.4b, 212.4e, 212.4g, 212.4i, 212.4j) ------------------------
 
 
-@mutant("aura-enters-with-nothing-to-enchant", "cr2004:212.4e",
+@mutant("aura-enters-with-nothing-to-enchant", "cr2004:212.4e modern:303.4g",
         "A local enchantment put into play with nothing it could enchant comes into play "
         "anyway (and is then put into the graveyard from play).")
 def _aura_nothing(p: Patcher) -> None:
@@ -681,7 +682,7 @@ def _aura_granted(p: Patcher) -> None:
     _also_activated_by(p, may)
 
 
-@mutant("aura-entry-choice-ignores-enchant", "cr2004:212.4e",
+@mutant("aura-entry-choice-ignores-enchant", "cr2004:212.4e modern:303.4f",
         "A local enchantment put into play without being cast may be put on any permanent "
         "its player chooses, one it could not legally enchant too.")
 def _aura_entry_any(p: Patcher) -> None:
@@ -733,7 +734,7 @@ def _world_tie(p: Patcher) -> None:
 # -- timing (212.5a, 212.5e), resolving permanents (212.2b-212.4b), creature types (212.1e, 215.2) -
 
 
-@mutant("instants-at-sorcery-speed", "cr2004:212.5a",
+@mutant("instants-at-sorcery-speed", "cr2004:212.5a modern:117.1a",
         "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
 def _instant_timing(p: Patcher) -> None:
     p.source(legality.cast_speed, (_INSTANT_LINE, 'if "flash" in chars.keywords:'))
@@ -758,7 +759,7 @@ def _resolve_last_passer(p: Patcher) -> None:
                                  'cause="resolve"'))
 
 
-@mutant("creature-type-choice-takes-land-types", "cr2004:212.1e",
+@mutant("creature-type-choice-takes-land-types", "cr2004:212.1e modern:205.3m",
         "A choice of creature type accepts any subtype, a land type (Forest) too.")
 def _choice_any_subtype(p: Patcher) -> None:
     p.source(Game._make_entry_choices, (
@@ -810,7 +811,7 @@ def _legend_2004_modern(p: Patcher) -> None:
     p.set(GameModern, "_rule_victims", Game2004._rule_victims)
 
 
-@mutant("token-owner-2004-in-modern", "cr2004:216.1",
+@mutant("token-owner-2004-in-modern", "cr2004:216.1 modern:111.2",
         "The modern game plays the 2004 token ownership: a token is owned by the controller of "
         "the spell or ability that made it, not by the player who creates it.")
 def _token_owner_modern(p: Patcher) -> None:

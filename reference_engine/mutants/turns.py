@@ -18,7 +18,7 @@ def _skip_end_combat(p: Patcher) -> None:
     p.source(Game._next_step, ("nxt = END_COMBAT\n", "nxt = END_COMBAT + 1\n"))
 
 
-@mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5",
+@mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5 modern:117.4",
         "A pass still counts after the other player acts: two passes need not be in succession.")
 def _passes(p: Patcher) -> None:
     p.source(Game._priority_round, ("passes = 0\n            resolutions = 0",

@@ -57,7 +57,7 @@ def _zone_memory(p: Patcher) -> None:
     p.set(Game, "move", move)
 
 
-@mutant("leaves-trigger-loses-track", "cr2004:217.1c modern:400.7e",
+@mutant("leaves-trigger-loses-track", "cr2004:217.1c modern:400.7e modern:603.6",
         "A zone-change trigger cannot find the object in its new zone (Rancor stays put).")
 def _lost_track(p: Patcher) -> None:
     p.source(Game.find_moved, ("return new if self._may_find_in(new.zone) else None",
@@ -110,7 +110,7 @@ def _hand_eight(p: Patcher) -> None:
     p.source(Game._cleanup, ("len(hand) > maximum:", "len(hand) > maximum + 1:"))
 
 
-@mutant("stack-resolves-bottom-first", "cr2004:217.6b modern:405.2",
+@mutant("stack-resolves-bottom-first", "cr2004:217.6b modern:405.2 modern:608.1 cr2004:413.1",
         "The stack resolves first in, first out.")
 def _fifo(p: Patcher) -> None:
     p.source(Game._resolve_top, ("item = self.stack[-1]", "item = self.stack[0]"))
@@ -124,7 +124,7 @@ def _resolve_all(p: Patcher) -> None:
                                     "                yield from self._resolve_top()\n"))
 
 
-@mutant("priority-after-resolution-to-last-passer", "cr2004:217.6d modern:405.5",
+@mutant("priority-after-resolution-to-last-passer", "cr2004:217.6d modern:405.5 modern:117.3b",
         "After a resolution priority goes to the player who passed last, not the active player.")
 def _priority_last(p: Patcher) -> None:
     p.source(Game._priority_round, ("resolutions += 1\n            player = self.active",
@@ -138,7 +138,7 @@ def _trigger_owner(p: Patcher) -> None:
                                            "self._queue(spec, source, source.owner, event)"))
 
 
-@mutant("triggers-nonactive-first", "modern:405.3",
+@mutant("triggers-nonactive-first", "modern:405.3 modern:603.3b",
         "Simultaneous triggers go on the stack non-active player's first (APNAP reversed).")
 def _triggers_nap(p: Patcher) -> None:
     p.source(triggers.Triggers._put_triggers_on_stack, (
@@ -153,7 +153,7 @@ def _triggers_seats(p: Patcher) -> None:
         "for name in (self.active, other(self.active)):", 'for name in ("A", "B"):'))
 
 
-@mutant("mana-ability-uses-stack", "modern:405.6c",
+@mutant("mana-ability-uses-stack", "modern:405.6c modern:605.3b",
         "A mana ability activated by itself (not while paying a cost) goes on the stack and "
         "adds its mana only when it resolves.")
 def _mana_stack(p: Patcher) -> None:
@@ -211,7 +211,7 @@ def _damage_order(p: Patcher) -> None:
         "for i in range(len(lethal)))]"))
 
 
-@mutant("sba-only-with-empty-stack", "modern:405.6f",
+@mutant("sba-only-with-empty-stack", "modern:405.6f modern:117.5 cr2004:408.1b",
         "State-based actions are checked only when the stack is empty.")
 def _sba_late(p: Patcher) -> None:
     p.source(Game._settle, ("found = self._sba_found()",
@@ -309,7 +309,7 @@ def _library_order_caster(p: Patcher) -> None:
                                    '"put_on_top"'))
 
 
-@mutant("top-card-revealed-only-with-empty-stack", "cr2004:217.2e modern:401.5",
+@mutant("top-card-revealed-only-with-empty-stack", "cr2004:217.2e modern:401.5 cr2004:409.1i",
         "Playing with the top card revealed, the new top card is revealed (and playable) only "
         "once the stack is empty, not as soon as the spell cast from the top is cast.")
 def _top_card_late(p: Patcher) -> None:
@@ -642,7 +642,7 @@ def _sacrifice_any(p: Patcher) -> None:
     p.source(Game.sacrifice, (" and obj.controller == player", ""))
 
 
-@mutant("delayed-trigger-sourced-by-what-it-refers-to", "modern:405.4",
+@mutant("delayed-trigger-sourced-by-what-it-refers-to", "modern:405.4 modern:603.7e",
         "A delayed triggered ability's source is the object it refers to (the creature Sneak "
         "Attack put onto the battlefield), not the source of the ability that made it.")
 def _delayed_source(p: Patcher) -> None:
