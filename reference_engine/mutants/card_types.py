@@ -135,21 +135,21 @@ def _sick_turn(p: Patcher) -> None:
 # -- lands (212.6, 212.2f) ---------------------------------------------------------------------
 
 
-@mutant("two-lands-per-turn", "cr2004:212.6b",
+@mutant("two-lands-per-turn", "cr2004:212.6b modern:505.6b",
         "The land count is off by one: a player may play two lands a turn.")
 def _two_lands(p: Patcher) -> None:
     p.source(Game.land_play_refusal, ('lands_played >= rules["land_plays"]',
                                       'lands_played > rules["land_plays"]'))
 
 
-@mutant("land-any-step", "cr2004:212.6a",
+@mutant("land-any-step", "cr2004:212.6a modern:505.6b",
         "A land may be played in any step of its player's turn, not only in a main phase.")
 def _land_step(p: Patcher) -> None:
     p.source(Game.land_play_refusal, (
         _LAND_LINE, "if not (self.active == name and not self.stack):"))
 
 
-@mutant("land-in-opponents-turn", "cr2004:212.6a",
+@mutant("land-in-opponents-turn", "cr2004:212.6a modern:505.6b",
         "A land may be played in the opponent's main phase.")
 def _land_turn(p: Patcher) -> None:
     p.source(Game.land_play_refusal, (
@@ -195,7 +195,7 @@ def _artifact_land(p: Patcher) -> None:
 
 
 @mutant("sorcery-speed-in-combat",
-        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
+        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:505.6a",
         "Sorcery-speed spells check 'from the first to the second main phase', so combat too.")
 def _sorcery_combat(p: Patcher) -> None:
     p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
@@ -205,7 +205,7 @@ def _sorcery_combat(p: Patcher) -> None:
 
 
 @mutant("sorcery-speed-in-opponents-turn",
-        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a",
+        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:505.6a",
         "Sorcery-speed spells may be cast in the opponent's main phase.")
 def _sorcery_turn(p: Patcher) -> None:
     p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
@@ -213,7 +213,7 @@ def _sorcery_turn(p: Patcher) -> None:
 
 
 @mutant("sorcery-speed-with-stack",
-        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:117.1a",
+        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:117.1a modern:505.6a",
         "Sorcery-speed spells may be cast while the stack is not empty.")
 def _sorcery_stack(p: Patcher) -> None:
     p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(

@@ -71,7 +71,7 @@ def _deck_capped(p: Patcher) -> None:
 # -- 101: starting the game ---------------------------------------------------------------------
 
 
-@mutant("decks-not-shuffled", "cr2004:101.1",
+@mutant("decks-not-shuffled", "cr2004:101.1 modern:103.3",
         "The decks are not shuffled before the game: each library keeps the order the deck was "
         "given in.")
 def _no_shuffle(p: Patcher) -> None:
@@ -88,7 +88,7 @@ def _swapped(p: Patcher) -> None:
         "other(name), LIBRARY))"))
 
 
-@mutant("start-life-25", "cr2004:101.3",
+@mutant("start-life-25", "cr2004:101.3 modern:103.4",
         "Players start the game at 25 life instead of 20.")
 def _start_life(p: Patcher) -> None:
     original = Game._start_of_game
@@ -226,13 +226,13 @@ def _concede_priority(p: Patcher) -> None:
                             'action.player == decision.player:'))
 
 
-@mutant("loop-not-a-draw", "cr2004:102.6",
+@mutant("loop-not-a-draw", "cr2004:102.6 modern:104.4b",
         "A loop of mandatory actions is not detected: the game goes on forever.")
 def _loop_forever(p: Patcher) -> None:
     p.source(Game._check_loop, ('self._draw_game("loop")', "pass"))
 
 
-@mutant("loop-with-choice-is-a-draw", "cr2004:102.6",
+@mutant("loop-with-choice-is-a-draw", "cr2004:102.6 modern:104.4b",
         "A loop is a draw even when a player chooses, each time round, to go on with it.")
 def _loop_choice(p: Patcher) -> None:
     p.source(Game._check_loop, ("if self._optional_choice:", "if False:"))

@@ -16,7 +16,7 @@ from reference_engine.registry import implementation
 # -- 402 the hand ---------------------------------------------------------------------------------
 
 
-@mutant("hand-size-six", "cr2004:217.3b modern:402.2",
+@mutant("hand-size-six", "cr2004:217.3b modern:402.2 modern:514.1 cr2004:314.1",
         "The cleanup step discards down to six cards: seven are already too many.")
 def _hand_six(p: Patcher) -> None:
     p.source(Game._cleanup, ("len(hand) > maximum:", "len(hand) > maximum - 1:"),

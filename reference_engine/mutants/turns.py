@@ -18,7 +18,7 @@ def _skip_end_combat(p: Patcher) -> None:
     p.source(Game._next_step, ("nxt = END_COMBAT\n", "nxt = END_COMBAT + 1\n"))
 
 
-@mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5 modern:117.4",
+@mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5 modern:117.4 modern:500.2",
         "A pass still counts after the other player acts: two passes need not be in succession.")
 def _passes(p: Patcher) -> None:
     p.source(Game._priority_round, ("passes = 0\n            resolutions = 0",
@@ -37,9 +37,8 @@ def _pool_step(p: Patcher) -> None:
     p.set(Game2004, "pool_empties_each_step", True)
 
 
-@mutant("mana-kept-through-phase-modern", "cr2004:300.3",
-        "Modern mana pools empty only at the end of a phase, as in 2004 (modern 500.5 is "
-        "outside the corpus).")
+@mutant("mana-kept-through-phase-modern", "cr2004:300.3 modern:500.5 modern:703.4q",
+        "Modern mana pools empty only at the end of a phase, as in 2004.")
 def _pool_phase(p: Patcher) -> None:
     p.set(GameModern, "pool_empties_each_step", False)
 
@@ -53,7 +52,7 @@ def _eot_phase(p: Patcher) -> None:
                               "    if ends_phase and PHASE_OF_STEP[step] == COMBAT:"))
 
 
-@mutant("until-end-of-turn-never-ends", "cr2004:300.4",
+@mutant("until-end-of-turn-never-ends", "cr2004:300.4 modern:514.2 cr2004:314.2",
         "\"Until end of turn\" effects are never removed in the cleanup step.")
 def _eot_never(p: Patcher) -> None:
     p.source(Game._cleanup, ('self._expire("turn")', "pass"))
@@ -79,7 +78,8 @@ def _each_mine(p: Patcher) -> None:
         'if spec.whose == "controller" and', 'if spec.whose in ("controller", "each") and'))
 
 
-@mutant("step-triggers-after-priority", "cr2004:300.5",
+@mutant("step-triggers-after-priority",
+        "cr2004:300.5 modern:500.6 modern:503.1 cr2004:303.1",
         "Beginning-of-step abilities trigger as the step ends, after players had priority.")
 def _step_late(p: Patcher) -> None:
     p.source(Game._run_step, (
@@ -104,7 +104,7 @@ def _extra_order(p: Patcher) -> None:
 # -- added for issue 12 (coverage of cr2004 300) -------------------------------------------------
 
 
-@mutant("empty-upkeep-skipped", "cr2004:300.1",
+@mutant("empty-upkeep-skipped", "cr2004:300.1 modern:503.1 cr2004:303.1",
         "An upkeep step in which nothing triggers is skipped: the turn goes from untap to draw "
         "without giving anyone priority in the upkeep.")
 def _skip_upkeep(p: Patcher) -> None:
@@ -116,7 +116,7 @@ def _skip_upkeep(p: Patcher) -> None:
         "    yield from self._priority_round()"))
 
 
-@mutant("step-ends-when-stack-empties", "cr2004:300.2",
+@mutant("step-ends-when-stack-empties", "cr2004:300.2 modern:500.2",
         "A step ends as soon as the stack is emptied: after the last spell resolves, the step "
         "ends without the players passing again on the empty stack.")
 def _ends_on_empty(p: Patcher) -> None:

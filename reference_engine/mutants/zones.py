@@ -89,7 +89,8 @@ def _graveyard_order(p: Patcher) -> None:
     p.source(Game.put_into_graveyards, ("if o.owner == name and", "if o.controller == name and"))
 
 
-@mutant("cleanup-discard-both-players", "cr2004:217.3b modern:402.2",
+@mutant("cleanup-discard-both-players",
+        "cr2004:217.3b modern:402.2 modern:514.1 cr2004:314.1",
         "In the cleanup step both players discard down to their maximum hand size.")
 def _cleanup_both(p: Patcher) -> None:
     old = ('maximum = self.player_rules(self.active)["max_hand_size"]\n'
@@ -104,7 +105,7 @@ def _cleanup_both(p: Patcher) -> None:
     p.source(Game._cleanup, (old, new))
 
 
-@mutant("hand-size-off-by-one", "cr2004:217.3b modern:402.2",
+@mutant("hand-size-off-by-one", "cr2004:217.3b modern:402.2 modern:514.1 cr2004:314.1",
         "The cleanup step discards only above eight cards.")
 def _hand_eight(p: Patcher) -> None:
     p.source(Game._cleanup, ("len(hand) > maximum:", "len(hand) > maximum + 1:"))
@@ -250,7 +251,7 @@ def _phase_alone(p: Patcher) -> None:
                                   "for item in [obj]:"))
 
 
-@mutant("phase-in-every-untap", "cr2004:217.8a cr2004:217.8c",
+@mutant("phase-in-every-untap", "cr2004:217.8a cr2004:217.8c cr2004:302.1",
         "Phased-out permanents phase in during every untap step, not their controller's.")
 def _phase_any(p: Patcher) -> None:
     p.source(Game2004._phase_in_and_out, ("and o.controller == self.active]", "]"))
