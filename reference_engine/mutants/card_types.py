@@ -100,14 +100,14 @@ def _sick_all(p: Patcher) -> None:
                                     "True and self.is_sick(obj)"))
 
 
-@mutant("sick-creature-attacks", "cr2004:212.3d modern:302.6",
+@mutant("sick-creature-attacks", "cr2004:212.3d modern:302.6 modern:508.1a cr2004:308.2a",
         "A summoning-sick creature may attack.")
 def _sick_attacks(p: Patcher) -> None:
     p.source(combat.Combat.can_attack,
              ('return "haste" in chars.keywords or not self.is_sick(obj)', "return True"))
 
 
-@mutant("haste-ignored", "cr2004:212.3d",
+@mutant("haste-ignored", "cr2004:212.3d modern:508.1a cr2004:308.2a",
         "Haste does nothing: a creature with haste is summoning sick like any other.",
         audit="M13")
 def _haste(p: Patcher) -> None:

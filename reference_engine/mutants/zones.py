@@ -188,19 +188,19 @@ def _mana_stack(p: Patcher) -> None:
     p.set(Game, "_activate", _activate)
 
 
-@mutant("combat-damage-without-stack-2004", "cr2004:217.6e",
+@mutant("combat-damage-without-stack-2004", "cr2004:217.6e cr2004:310.1",
         "2004 combat damage is dealt at once, without using the stack.")
 def _damage_no_stack(p: Patcher) -> None:
     p.set(Game2004, "combat_damage_uses_stack", False)
 
 
-@mutant("combat-damage-on-stack-modern", "modern:405.6e",
+@mutant("combat-damage-on-stack-modern", "modern:405.6e modern:510.2",
         "Modern combat damage goes on the stack, as in 2004.")
 def _damage_stack(p: Patcher) -> None:
     p.set(GameModern, "combat_damage_uses_stack", True)
 
 
-@mutant("damage-assignment-order-modern", "modern:405.6e",
+@mutant("damage-assignment-order-modern", "modern:405.6e modern:510.1c",
         "Modern combat damage keeps the damage assignment order of the rules before "
         "2024-11-08 (the blockers as declared): no damage to a blocker before every one "
         "ahead of it has lethal damage.")
