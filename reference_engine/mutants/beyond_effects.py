@@ -8,13 +8,13 @@ world rules, an illegal Aura, ...) are broken by older mutants, which cite these
 from __future__ import annotations
 
 from reference_engine.board import Board
-from reference_engine.cards import choices
 from reference_engine.cards import newly_reached as reached
 from reference_engine.editions import GameModern
 from reference_engine.game import Game
 from reference_engine.layers import Layers
 from reference_engine.mutants.patching import Patcher
 from reference_engine.mutants.registry import mutant
+from reference_engine.registry import REGISTRY
 
 # -- continuous effects: layers, sublayers, timestamps (modern 613, 2004 418.5) -----------------
 
@@ -34,7 +34,7 @@ def _timestamp_only(p: Patcher) -> None:
 def _modify_before_set(p: Patcher) -> None:
     p.source(Layers.continuous_effects, (
         "found.sort(key=lambda e: (e.layer, e.timestamp))",
-        "found.sort(key=lambda e: (7.25 if e.layer == 7.3 else e.layer, e.timestamp))"))
+        "found.sort(key=lambda e: (7.15 if e.layer == 7.3 else e.layer, e.timestamp))"))
 
 
 @mutant("counters-before-setting-effects", "modern:613.4 cr2004:418.5",
@@ -96,7 +96,11 @@ def _shield_any_source(p: Patcher) -> None:
         "A source of one's choice can only be a permanent: Circle of Protection: Red cannot "
         "choose a Lightning Bolt on the stack.")
 def _source_only_permanents(p: Patcher) -> None:
-    p.source(choices._circle_of_protection, ("for on_stack in game.stack:", "for on_stack in ():"))
+    # The effect is a closure made once per card: patch the Circles' own functions.
+    for name in ("Circle of Protection: Red", "Circle of Protection: Artifacts"):
+        effect = REGISTRY.general[name].abilities[0].effect
+        assert effect is not None
+        p.source(effect, ("for on_stack in game.stack:", "for on_stack in ():"))
 
 
 @mutant("regeneration-shield-lasts-the-turn", "cr2004:419.6b",
@@ -115,6 +119,11 @@ def _shield_not_used(p: Patcher) -> None:
 def _sacrifice_destroys(p: Patcher) -> None:
     p.source(Board.sacrifice, ('self.move(obj, GRAVEYARD, cause="sacrifice")',
                                "self.destroy(obj.id)"))
+    # Innocent Blood's sacrifices, made at once, go through put_into_graveyards.
+    p.source(Board.put_into_graveyards, (
+        "mine = [o for o in objs if o.owner == name and o.id in self.objects]",
+        "mine = [o for o in objs if o.owner == name and o.id in self.objects and not (\n"
+        "                cause == \"sacrifice\" and self.has(o, \"indestructible\"))]"))
 
 
 @mutant("search-must-find", "modern:701.23b",
@@ -139,18 +148,19 @@ def _sba_once(p: Patcher) -> None:
 
 
 @mutant("toughness-zero-is-destruction", "modern:704.5f cr2004:420.5b",
-        "A creature with toughness 0 is destroyed rather than put into the graveyard, so a "
-        "regeneration shield saves it.")
+        "Toughness 0 is treated as destruction: an indestructible creature with toughness 0 "
+        "stays on the battlefield.")
 def _toughness_zero_destroyed(p: Patcher) -> None:
     p.source(Game._sba_found, (
-        "to_graveyard.append(obj)  # put into the graveyard, not destroyed",
-        "destroyed.append(obj)"))
+        "if c.toughness <= 0:",
+        'if c.toughness <= 0 and "indestructible" not in c.keywords:'))
 
 
 @mutant("lethal-damage-off-by-one", "modern:704.5g cr2004:420.5c",
         "Damage destroys a creature only when it exceeds its toughness, not when it equals it.")
 def _lethal_off_by_one(p: Patcher) -> None:
-    p.source(Game._sba_found, ("if obj.damage >= c.toughness and", "if obj.damage > c.toughness and"))
+    p.source(Game._sba_found, ("if obj.damage >= c.toughness and",
+                               "if obj.damage > c.toughness and"))
 
 
 @mutant("lethal-damage-not-destruction", "modern:704.5g cr2004:420.5c cr2004:419.6b",
@@ -176,7 +186,8 @@ def _deathtouch_ignored(p: Patcher) -> None:
         "A planeswalker stays on the battlefield with 0 loyalty counters; only a negative "
         "loyalty would remove it.")
 def _planeswalker_zero(p: Patcher) -> None:
-    p.source(Game._sba_found, ('obj.counters.get("loyalty", 0) <= 0', 'obj.counters.get("loyalty", 0) < 0'))
+    p.source(Game._sba_found, ('obj.counters.get("loyalty", 0) <= 0',
+                               'obj.counters.get("loyalty", 0) < 0'))
 
 
 @mutant("counters-never-cancel", "modern:704.5q",
