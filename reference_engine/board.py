@@ -153,6 +153,8 @@ class Board(Triggers):
         self._events.append(ev.ZoneChange(obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
                                           ZONE_NAMES[to], obj.owner, cause))
         if obj.zone == BATTLEFIELD:
+            # Where it went, after any replacement: exiled instead, it did not die (modern
+            # 614.6).
             self.fire("dies" if to == GRAVEYARD else "leaves", new, old=obj, to=to)
         if to == BATTLEFIELD:
             if self._arrivals is None:
