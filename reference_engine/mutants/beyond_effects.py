@@ -1,6 +1,6 @@
-"""Mutants of the rules of effects outside the seeds: the layers (modern 613, 2004 418.5),
-replacement and prevention (modern 609.7, 614-616, 2004 419), two keyword actions (modern
-701.21a sacrifice, 701.23b search) and the state-based actions (modern 704, 2004 420).
+"""Mutants of the rules of effects outside the seeds (each mutant names the rules it breaks):
+the layers of continuous effects, replacement and prevention effects, two keyword actions
+(sacrifice, search) and the state-based actions, of both editions.
 
 The state-based actions that the seed rules also describe (a player at 0 life, the legend and
 world rules, an illegal Aura, ...) are broken by older mutants, which cite these rules too."""
@@ -16,7 +16,7 @@ from reference_engine.mutants.patching import Patcher
 from reference_engine.mutants.registry import mutant
 from reference_engine.registry import REGISTRY
 
-# -- continuous effects: layers, sublayers, timestamps (modern 613, 2004 418.5) -----------------
+# -- continuous effects: layers, sublayers, timestamps ------------------------------------------
 
 
 @mutant("layers-ignored-timestamp-only", "modern:613.1 cr2004:418.5",
@@ -61,7 +61,7 @@ def _newest_first(p: Patcher) -> None:
         "found.sort(key=lambda e: (e.layer, -e.timestamp))"))
 
 
-# -- replacement and prevention (modern 609.7, 614-616; 2004 419) -------------------------------
+# -- replacement and prevention ------------------------------------------------------------------
 
 
 @mutant("replacement-checked-per-object", "modern:614.1a",
@@ -110,7 +110,7 @@ def _shield_not_used(p: Patcher) -> None:
     p.source(Board._regenerated, ("obj.regen_shields -= 1\n", "pass\n"))
 
 
-# -- keyword actions (modern 701) ----------------------------------------------------------------
+# -- keyword actions: sacrifice, search ----------------------------------------------------------
 
 
 @mutant("sacrifice-is-destruction", "modern:701.21a",
@@ -133,7 +133,7 @@ def _search_must_find(p: Patcher) -> None:
     p.source(reached._fetch_basic, ("[*basics, None]", "basics"))
 
 
-# -- state-based actions (modern 704, 2004 420) -------------------------------------------------
+# -- state-based actions ------------------------------------------------------------------------
 
 
 @mutant("sba-checked-once", "modern:704.3 cr2004:420.3",
