@@ -265,39 +265,63 @@ def until_decided(engine: Any, decision: str) -> None:
         engine.perform({"action": "pass", "player": engine.observe()["turn"]["priority"]})
 
 
-def blocked_by_two(engine: Any) -> dict[str, Any]:
-    """A Bears attacking, blocked by two Elves, waiting for its blocker order (modern)."""
-    ids = started(engine, {
-        "turn": {"number": 3, "active": "A", "step": "precombat_main"},
-        "battlefield": [{"handle": "bears", "card": "Grizzly Bears", "controller": "A"},
-                        {"handle": "elf-1", "card": "Llanowar Elves", "controller": "B"},
-                        {"handle": "elf-2", "card": "Llanowar Elves", "controller": "B"}]})
-    until_decided(engine, "declare_attackers")
-    engine.perform({"action": "attack", "player": "A", "card": ids["bears"]})
-    engine.perform({"action": "done", "player": "A"})
-    until_decided(engine, "declare_blockers")
-    for elf in ("elf-1", "elf-2"):
-        engine.perform({"action": "block", "player": "B", "card": ids[elf],
-                        "attacker": ids["bears"]})
-    engine.perform({"action": "done", "player": "B"})
-    assert engine.observe()["pending"]["decision"] == "order_blockers"
-    return ids
+FIREBALL = {
+    "turn": {"number": 3, "active": "A", "step": "precombat_main"},
+    "players": {"A": {"hand": [{"handle": "fireball", "card": "Fireball"}]}},
+    "battlefield": [*({"handle": f"mountain-{i}", "card": "Mountain", "controller": "A"}
+                      for i in range(1, 5)),
+                    {"handle": "bears-1", "card": "Grizzly Bears", "controller": "B"},
+                    {"handle": "bears-2", "card": "Grizzly Bears", "controller": "B"}],
+}
 
 
-def test_full_listings_list_whole_blocker_orders():
-    engine = dialects.FullListings()
-    ids = blocked_by_two(engine)
-    orders = sorted(a["order"] for a in engine.legal_actions() if a["action"] == "order_blockers")
-    assert orders == sorted([[ids["elf-1"], ids["elf-2"]], [ids["elf-2"], ids["elf-1"]]])
+def fireballs(actions: list[dict[str, Any]], ids: dict[str, Any]) -> dict[int, set[int]]:
+    """For each number of targets, the X values the listing gives Fireball."""
+    found: dict[int, set[int]] = {}
+    for action in actions:
+        if action["action"] == "cast" and action["card"] == ids["fireball"]:
+            found.setdefault(len(action["targets"]), set()).add(action.get("x", 0))
+    return found
 
 
-def test_asks_one_answer_decisions_asks_the_last_blocker():
+def test_full_listings_list_any_number_of_targets_whole_and_each_listing_is_legal():
+    engine, reference = dialects.FullListings(), ReferenceEngine()
+    ids, _ = started(engine, FIREBALL), started(reference, FIREBALL)
+    # Four Mountains: {X}{R} and {1} per target beyond the first; four targets (two Bears,
+    # two players).
+    assert fireballs(reference.legal_actions(), ids) == {1: {0, 1, 2, 3}, 2: {0, 1, 2}}
+    listed = engine.legal_actions()
+    assert fireballs(listed, ids) == {1: {0, 1, 2, 3}, 2: {0, 1, 2}, 3: {0, 1}, 4: {0}}
+    for action in (a for a in listed if a["action"] == "cast" and len(a["targets"]) > 2):
+        fresh = ReferenceEngine()
+        started(fresh, FIREBALL)
+        fresh.perform(action)  # legal: the reference engine takes it
+        assert fresh.observe()["stack"][0]["card"] == "Fireball"
+
+
+WRATH = {
+    "turn": {"number": 3, "active": "A", "step": "precombat_main"},
+    "players": {"A": {"hand": [{"handle": "wrath", "card": "Wrath of God"}]}},
+    "battlefield": [*({"handle": f"plains-{i}", "card": "Plains", "controller": "A"}
+                      for i in range(1, 5)),
+                    {"handle": "bears", "card": "Grizzly Bears", "controller": "A"},
+                    {"handle": "elves", "card": "Llanowar Elves", "controller": "A"}],
+}
+
+
+def test_asks_one_answer_decisions_asks_the_last_card_of_a_graveyard_order():
     engine = dialects.AsksOneAnswerDecisions()
-    ids = blocked_by_two(engine)
-    engine.perform({"action": "order_blockers", "player": "A", "attacker": ids["bears"],
-                    "order": [ids["elf-1"]]})
-    assert engine.observe()["pending"]["decision"] == "order_blockers"
-    assert [a["order"] for a in engine.legal_actions()] == [[ids["elf-1"], ids["elf-2"]]]
+    ids = started(engine, WRATH)
+    engine.perform({"action": "cast", "player": "A", "card": ids["wrath"],
+                    "pay_with": [ids[f"plains-{i}"] for i in range(1, 5)]})
+    until_decided(engine, "order_graveyard")
+    engine.perform({"action": "choose", "player": "A", "choice": ids["elves"]})
+    assert engine.observe()["pending"] == {"player": "A", "decision": "order_graveyard",
+                                           "count": 1}
+    assert engine.legal_actions() == [{"action": "choose", "player": "A",
+                                       "choice": ids["bears"]}]
+    engine.perform({"action": "choose", "player": "A", "choice": ids["bears"]})
+    assert engine.observe()["pending"] is None
 
 
 def test_pay_auto_its_own_way_taps_other_sources_than_the_reference():

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conformance import schemas
 from conformance.mutation import MutantSet
 from mtgconf import main
 from reference_engine import mutants
@@ -155,6 +156,7 @@ def test_a_mutant_is_killed_by_a_failing_case_and_the_control_comes_first(tmp_pa
     assert "survived haste-ignored" in printed
     assert "1 of 2 mutants killed by a failing case" in printed
     data = json.loads(out.read_text(encoding="utf-8"))
+    assert schemas.first_error("mutants.json", data) is None  # the writer keeps its schema
     assert data["summary"] == {**data["summary"], "mutants": 2, "killed": 1, "survived": 1}
     killed = data["mutants"]["two-lands-per-turn"]
     assert killed["status"] == "killed"
@@ -202,6 +204,12 @@ def test_every_shipped_mutant_is_killed_by_a_failing_bundled_case():
     results = run_mutants(REFERENCE_MUTANTS, list(MUTANTS), runs, jobs=2)
     survivors = {r.mutant: r.other or r.message for r in results if r.status != "killed"}
     assert survivors == {}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "docs" / "mutants").glob("baseline-*.json")),
+                         ids=lambda p: p.name)
+def test_the_earlier_kits_files_keep_the_schema_the_report_reads(path):
+    assert schemas.first_error("mutants.json", json.loads(path.read_text())) is None
 
 
 def _results(**statuses: str) -> dict[str, Any]:

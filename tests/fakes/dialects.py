@@ -499,18 +499,37 @@ class BareHandles(Shim):
 
 
 class FullListings(Shim):
-    """Lists every whole blocker order in legal_actions instead of one blocker at a time."""
+    """Lists a spell with "any number of targets" (Fireball) with every number of targets, not
+    only up to two: each set of three or more of the targets the listing offers one at a time,
+    with each X the extra {1} per target beyond the first leaves payable."""
 
     def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        pending = self.pending()
-        if not pending or pending.get("decision") != "order_blockers":
+        casts = [a for a in actions if a["action"] == "cast" and len(a.get("targets", ())) == 2]
+        if not casts:
             return actions
-        so_far = list(pending["so_far"])
-        listed = [a for a in actions if a["action"] == "order_blockers"]
-        rest = [a["order"][-1] for a in listed]
-        whole = [{**listed[0], "order": [*so_far, *order]}
-                 for order in itertools.permutations(rest)]
-        return [a for a in actions if a["action"] != "order_blockers"] + whole
+        names = {o["id"]: o["card"] for o in objects_of(self.inner.observe())}
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for action in actions:
+            if action["action"] == "cast" and _any_number_of_targets(names.get(action["card"])):
+                key = json.dumps({k: v for k, v in action.items() if k not in ("targets", "x")},
+                                 sort_keys=True)
+                groups.setdefault(key, []).append(action)
+        more: list[dict[str, Any]] = []
+        for listed in groups.values():
+            singles: list[Any] = []
+            for action in listed:
+                if len(action["targets"]) == 1 and action["targets"][0] not in singles:
+                    singles.append(action["targets"][0])
+            # X for two targets, payable with the listing's own sources: one less per target.
+            pairs = [a.get("x", 0) for a in listed if len(a["targets"]) == 2]
+            if not pairs:
+                continue
+            for count in range(3, len(singles) + 1):
+                most = max(pairs) - (count - 2)
+                for targets in itertools.combinations(singles, count):
+                    more += [{**listed[0], "targets": list(targets), "x": x}
+                             for x in range(most + 1)]
+        return actions + more
 
 
 class PayAuto(Shim):
@@ -536,6 +555,11 @@ class PayAuto(Shim):
         for size in range(len(sources) + 1):
             for chosen in itertools.combinations(sources, size):
                 yield list(chosen)
+
+
+def _any_number_of_targets(name: str | None) -> bool:
+    card = card_of(name, {}) if name is not None else None
+    return card is not None and "any number of target" in card.text
 
 
 def _makes_mana(name: str) -> bool:
@@ -787,10 +811,11 @@ class KeptIdsWithoutEvents(Withdrawn):
 
 
 class AsksOneAnswerDecisions(Shim):
-    """Asks the last choice of an order (a graveyard order, cards put on top, a blocker
-    order), which has one possible answer: the protocol says the engine takes it."""
+    """Asks the last choice of an order of two (a graveyard order, cards put on top of a
+    library), which has one possible answer: the protocol says the engine takes it. (No game
+    of either pinned edition has a blocker order left to ask.)"""
 
-    ORDERS = ("order_graveyard", "put_on_top", "order_blockers")
+    ORDERS = ("order_graveyard", "put_on_top")
 
     def setup_in(self, setup: dict[str, Any]) -> dict[str, Any]:
         self.asked: dict[str, Any] | None = None  # the pending one-answer decision
@@ -806,7 +831,7 @@ class AsksOneAnswerDecisions(Shim):
         pending = self.pending()
         kind = pending.get("decision") if pending else None
         listed = self.inner.legal_actions() if kind in self.ORDERS else []
-        mine = [o for o in listed if o["action"] in ("choose", "order_blockers")]
+        mine = [o for o in listed if o["action"] == "choose"]
         self.inner.perform(action)
         now = self.pending()
         # An order of two, chosen one at a time: the second choice is the only answer left.
@@ -815,9 +840,6 @@ class AsksOneAnswerDecisions(Shim):
             return
         answer = next(o for o in mine if o != action)
         asked = {**pending, "count": 1} if "count" in pending else dict(pending)
-        if kind == "order_blockers":  # the order so far, extended by the last blocker
-            asked["so_far"] = list(action["order"])
-            answer = {**answer, "order": [*action["order"], *answer["order"][-1:]]}
         self.asked = {"pending": asked, "answer": answer}
 
     def legal_actions(self) -> list[dict[str, Any]]:
