@@ -261,14 +261,14 @@ def _aura_target(p: Patcher) -> None:
     p.source(Game._spell_refusal, ("specs = (impl.enchant,)", f"specs = ({anything},)"))
 
 
-@mutant("aura-stays-when-illegal", "cr2004:212.4f",
+@mutant("aura-stays-when-illegal", "cr2004:212.4f cr2004:420.5d modern:704.5m",
         "An Aura whose enchanted permanent is gone or illegal stays on the battlefield.")
 def _aura_stays(p: Patcher) -> None:
     p.source(Game._sba_found, (
         "elif obj.impl.enchant is not None and not self._aura_legal(obj):", "elif False:"))
 
 
-@mutant("aura-to-controllers-graveyard", "cr2004:212.4f",
+@mutant("aura-to-controllers-graveyard", "cr2004:212.4f cr2004:420.5d modern:704.5m",
         "An Aura leaving the battlefield goes to its controller's graveyard, not its owner's.",
         audit="section 3 #7-#8")
 def _aura_controller(p: Patcher) -> None:
@@ -283,13 +283,13 @@ def _aura_controller(p: Patcher) -> None:
     p.set(Game, "move", move)
 
 
-@mutant("equipment-dies-with-creature", "cr2004:212.2i",
+@mutant("equipment-dies-with-creature", "cr2004:212.2i modern:704.5n",
         "Equipment attached to an illegal or vanished creature goes to the graveyard.")
 def _equipment_dies(p: Patcher) -> None:
     p.source(Game._sba_found, ("unattach.append(obj)", "to_graveyard.append(obj)"))
 
 
-@mutant("equipment-stays-attached", "cr2004:212.2i",
+@mutant("equipment-stays-attached", "cr2004:212.2i modern:704.5n",
         "Equipment stays attached to a creature that has left the battlefield.")
 def _equipment_stays(p: Patcher) -> None:
     p.source(Game._sba_found, (
@@ -356,21 +356,21 @@ def _token_owner(p: Patcher) -> None:
     p.source(Game2004._token_owner, ("return creator", "return receiver"))
 
 
-@mutant("token-survives-off-battlefield", "cr2004:216.3",
+@mutant("token-survives-off-battlefield", "cr2004:216.3 cr2004:420.5f modern:704.5d",
         "A token that leaves the battlefield stays in its new zone.")
 def _token_stays(p: Patcher) -> None:
     p.source(Game._perform_sbas, (
         "ceasing = self._tokens_ceasing() if self._tokens_outside else []", "ceasing = []"))
 
 
-@mutant("legend-rule-off", "cr2004:215.1",
+@mutant("legend-rule-off", "cr2004:215.1 cr2004:420.5e modern:704.5j",
         "No legend rule: any number of same-named legendary permanents stay.", audit="M20")
 def _legend(p: Patcher) -> None:
     p.source(Game._perform_sbas, ("if len(legendary) > 1 or len(worlds) > 1:",
                                          "if len(worlds) > 1:"))
 
 
-@mutant("legend-rule-per-controller-2004", "cr2004:215.1",
+@mutant("legend-rule-per-controller-2004", "cr2004:215.1 cr2004:420.5e",
         "The 2004 legend rule looks at each player's permanents apart (the modern rule): two "
         "players may each keep a legendary permanent of the same name.")
 def _legend_per_controller(p: Patcher) -> None:
@@ -379,7 +379,7 @@ def _legend_per_controller(p: Patcher) -> None:
         "by_name.setdefault((obj.controller, self.chars(obj).name), []).append(obj)"))
 
 
-@mutant("legend-rule-keeps-newest-2004", "cr2004:215.1",
+@mutant("legend-rule-keeps-newest-2004", "cr2004:215.1 cr2004:420.5e",
         "The 2004 legend rule keeps the newest legendary permanent of a name, not the one in "
         "play longest.")
 def _legend_newest(p: Patcher) -> None:
@@ -572,14 +572,14 @@ def _equip_permanent(p: Patcher) -> None:
                                  f'spec.text != "{_EQUIP_TEXT}":'))
 
 
-@mutant("equipment-stays-on-noncreature", "cr2004:212.2g",
+@mutant("equipment-stays-on-noncreature", "cr2004:212.2g modern:704.5n",
         "Equipment stays attached to a permanent that is no longer a creature.")
 def _equipment_noncreature(p: Patcher) -> None:
     p.source(Game._equipment_legal, ('return "Creature" in self.chars(target).types',
                                      "return True"))
 
 
-@mutant("equipment-creature-stays-attached", "cr2004:212.2i",
+@mutant("equipment-creature-stays-attached", "cr2004:212.2i modern:704.5n modern:704.5p",
         "An Equipment that becomes a creature stays attached to the creature it equips.")
 def _equipment_creature(p: Patcher) -> None:
     p.source(Game._equipment_legal, (
@@ -717,14 +717,14 @@ def _aura_control_change(p: Patcher) -> None:
         "                    aura.controller = aura.base_controller = desired\n"))
 
 
-@mutant("world-rule-keeps-oldest", "cr2004:212.4j",
+@mutant("world-rule-keeps-oldest", "cr2004:212.4j cr2004:420.5i modern:704.5k",
         "Of two world enchantments the one in play longest stays, not the newest.")
 def _world_oldest(p: Patcher) -> None:
     p.source(editions._all_but_newest, ("newest = max(o.timestamp for o in worlds)",
                                         "newest = min(o.timestamp for o in worlds)"))
 
 
-@mutant("world-tie-keeps-one", "cr2004:212.4j",
+@mutant("world-tie-keeps-one", "cr2004:212.4j cr2004:420.5i modern:704.5k",
         "World enchantments that came into play at once: one of them stays (no tie rule).")
 def _world_tie(p: Patcher) -> None:
     p.source(editions._all_but_newest, ("if len(stays) > 1 or o is not stays[0]",
@@ -804,7 +804,7 @@ def _spell_active_graveyard(p: Patcher) -> None:
 # -- the other edition's rule: an engine playing the 2004 rule in modern ------------------------
 
 
-@mutant("legend-rule-2004-in-modern", "cr2004:215.1",
+@mutant("legend-rule-2004-in-modern", "cr2004:215.1 modern:704.5j",
         "The modern game plays the June 2004 legend rule: the legendary permanent in play "
         "longest stays, whoever controls it, with no choice.")
 def _legend_2004_modern(p: Patcher) -> None:
@@ -818,7 +818,7 @@ def _token_owner_modern(p: Patcher) -> None:
     p.set(GameModern, "_token_owner", Game2004._token_owner)
 
 
-@mutant("legend-rule-modern-in-2004", "cr2004:215.1",
+@mutant("legend-rule-modern-in-2004", "cr2004:215.1 cr2004:420.5e",
         "The 2004 game plays the modern legend rule: each player keeps one legendary "
         "permanent of a name, of their choice.")
 def _legend_modern_2004(p: Patcher) -> None:

@@ -212,7 +212,7 @@ def _damage_order(p: Patcher) -> None:
         "for i in range(len(lethal)))]"))
 
 
-@mutant("sba-only-with-empty-stack", "modern:405.6f modern:117.5 cr2004:408.1b",
+@mutant("sba-only-with-empty-stack", "modern:405.6f modern:117.5 cr2004:408.1b cr2004:420.3 modern:704.3",
         "State-based actions are checked only when the stack is empty.")
 def _sba_late(p: Patcher) -> None:
     p.source(Game._settle, ("found = self._sba_found()",
@@ -409,7 +409,7 @@ def _ability_card(p: Patcher) -> None:
         "            self.move(item.source, GRAVEYARD, cause=\"resolve\")\n"))
 
 
-@mutant("removed-token-survives", "cr2004:217.7a",
+@mutant("removed-token-survives", "cr2004:217.7a cr2004:420.5f modern:704.5d",
         "A token removed from the game stays in the removed-from-the-game zone (and can come "
         "back) instead of ceasing to exist.")
 def _removed_token(p: Patcher) -> None:
@@ -446,7 +446,7 @@ def _phased_hidden(p: Patcher) -> None:
 # -- replacement effects and the exceptions to "a new object" (217.1c-d; 400.6-400.7) ----------
 
 
-@mutant("regeneration-returns-from-graveyard", "cr2004:217.1d modern:400.6",
+@mutant("regeneration-returns-from-graveyard", "cr2004:217.1d modern:400.6 cr2004:419.6b",
         "Regeneration is applied after the zone change instead of replacing it: the "
         "destroyed creature goes to the graveyard and comes back as a new, untapped, "
         "summoning-sick permanent.")
@@ -463,7 +463,7 @@ def _regen_after_move(p: Patcher) -> None:
     p.set(Game, "_regenerated", _regenerated)
 
 
-@mutant("replacement-conflict-not-chosen", "modern:400.6",
+@mutant("replacement-conflict-not-chosen", "modern:400.6 modern:616.1",
         "When a replacement effect and a state-based action would both move an object, the "
         "replacement applies without its controller choosing (Exquisite Archangel is exiled).")
 def _conflict_no_choice(p: Patcher) -> None:
@@ -471,7 +471,7 @@ def _conflict_no_choice(p: Patcher) -> None:
                                     "conflict = False"))
 
 
-@mutant("replacement-conflict-chosen-by-active-player", "modern:400.6",
+@mutant("replacement-conflict-chosen-by-active-player", "modern:400.6 modern:616.1",
         "Conflicting instructions for an object's zone change are settled by the active "
         "player, not by the object's controller.")
 def _conflict_active(p: Patcher) -> None:
@@ -636,7 +636,7 @@ def _phased_found(p: Patcher) -> None:
     p.source(Game.sacrifice, (" and not obj.phased_out", ""))
 
 
-@mutant("sacrifice-another-players-permanent", "modern:405.4",
+@mutant("sacrifice-another-players-permanent", "modern:405.4 modern:701.21a",
         "A player sacrifices a permanent another player controls (Sneak Attack's delayed "
         "ability, after a Control Magic).")
 def _sacrifice_any(p: Patcher) -> None:
@@ -658,7 +658,7 @@ def _cleanup_mana(p: Patcher) -> None:
     p.source(Game._cleanup, ("self._end_step(CLEANUP, ends_phase=False)", "pass"))
 
 
-@mutant("prevention-shield-keeps-only-its-source", "modern:405.6a",
+@mutant("prevention-shield-keeps-only-its-source", "modern:405.6a modern:609.7b modern:615.9",
         "A prevention shield for a red source of one's choice prevents that source's damage "
         "even after the source stopped being red.")
 def _shield_source_only(p: Patcher) -> None:
