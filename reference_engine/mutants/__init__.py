@@ -13,6 +13,7 @@ package registers them all. Importing ``reference_engine`` does not import it.
 from __future__ import annotations
 
 from reference_engine.mutants import (
+    beyond_keywords,
     card_types,
     characteristics,
     game_rules,
@@ -25,6 +26,6 @@ from reference_engine.mutants.registry import MUTANTS, Mutant, applied, apply, g
 
 #: the modules that register mutants, in the order ``mtgconf mutants list`` shows them
 MODULES = (game_rules, characteristics, card_types, turns, zones, modern_zones,
-           newly_reached)
+           newly_reached, beyond_keywords)
 
 __all__ = ["MODULES", "MUTANTS", "Mutant", "applied", "apply", "get", "mutant"]
