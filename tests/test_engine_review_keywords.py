@@ -254,8 +254,8 @@ def test_2004_the_warhammer_trigger_comes_too_late_for_a_player_at_0_life():
 
 def test_2004_the_warhammer_trigger_resolves_after_its_creature_died():
     # 2004: Savannah Lions with the Warhammer (5/1) blocked by a Hill Giant: both die; the
-    # trigger, already on its way, still gains A 5 (its controller; 410.10-ish: a triggered
-    # ability exists independently of its source once triggered).
+    # trigger, already triggered, still gains A 5: once triggered, an ability exists apart
+    # from its source (modern 113.7a; 2004 the same, outside the seed).
     t = table("cr2004", [h("lions", "Savannah Lions", controller="A"),
                          h("hammer", "Loxodon Warhammer", controller="A", attached_to="lions"),
                          h("giant", "Hill Giant", controller="B")])
@@ -367,9 +367,9 @@ def test_modern_deathtouch_blocker_kills_a_double_striker_in_the_second_step():
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_indestructible_survives_wrath_but_not_a_sacrifice(edition):
-    # Wrath of God destroys: nothing happens to Darksteel Myr (modern 702.12b; 2004 the card's
-    # "is indestructible", 502.? not a keyword then); Innocent Blood makes its controller
-    # sacrifice it (not destruction).
+    # Wrath of God destroys: nothing happens to Darksteel Myr (modern 702.12b; 2004: the
+    # card's own "is indestructible", no keyword rule yet); Innocent Blood makes its controller
+    # sacrifice it, which is not destruction.
     t = table(edition, [h("myr", "Darksteel Myr", controller="B"),
                         h("bears", "Grizzly Bears", controller="A"),
                         *[h(f"land-{i}", "Plains", controller="A") for i in range(4)],
@@ -378,7 +378,8 @@ def test_indestructible_survives_wrath_but_not_a_sacrifice(edition):
                                              h("blood", "Innocent Blood")])
     t.do("cast", "A", card="wrath", pay_with=[f"land-{i}" for i in range(4)])
     resolve(t)
-    assert graveyard(t, "A") == ["Wrath of God", "Grizzly Bears"] and graveyard(t, "B") == []  # top first
+    # Top first: the Wrath goes to the graveyard last, as it finishes resolving.
+    assert graveyard(t, "A") == ["Wrath of God", "Grizzly Bears"] and graveyard(t, "B") == []
     t.do("cast", "A", card="blood", pay_with=["swamp"])
     resolve(t)
     assert graveyard(t, "B") == ["Darksteel Myr"]
@@ -538,7 +539,7 @@ def test_protection_from_white_keeps_its_own_controllers_white_abilities_away(ed
     t = table(edition, [h("knight", "Knight of Stromgald", controller="A"),
                         h("mother", "Mother of Runes", controller="A"),
                         h("icy", "Icy Manipulator", controller="A"),
-                        *[h(f"island-{i}", "Island", controller="A") for i in range(1)]],
+                        h("island", "Island", controller="A")],
               step="precombat_main")
     assert t.id("knight") not in targets_of(t, "activate", "mother")
     assert t.id("knight") in targets_of(t, "activate", "icy")
@@ -589,8 +590,8 @@ def test_wrath_destroys_a_creature_with_protection_from_white(edition):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_replenish_puts_an_aura_on_a_shrouded_creature_but_not_a_protected_one(edition):
     # An Aura put onto the battlefield without being cast targets nothing: shroud does not
-    # keep it away (modern 303.4f, 702.18a; 2004 212.4?/502.? the Sliver's text says target),
-    # protection does (modern 702.16c; 2004 502.7a "can't be enchanted").
+    # keep it away (modern 303.4f, 702.18a; 2004: the Sliver's text says "target"), protection
+    # does (modern 702.16c; 2004 502.7a, no enchantments of the quality).
     t = table(edition, [h("sliver", "Crystalline Sliver", controller="A"),
                         *[h(f"land-{i}", "Plains", controller="A") for i in range(4)]],
               step="precombat_main", hand_a=[h("replenish", "Replenish")],
@@ -652,7 +653,7 @@ def test_hexproof_stops_an_opponents_control_magic_not_its_controllers_aura(edit
     u = table(edition, [h("troll", "Troll Ascetic", controller="A"),
                         h("plains", "Plains", controller="A")],
               step="precombat_main", hand_a=[h("strength", "Holy Strength")])
-    assert t.id("troll") is not None and u.id("troll") in targets_of(u, "cast", "strength")
+    assert u.id("troll") in targets_of(u, "cast", "strength")
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -734,3 +735,21 @@ def test_modern_two_menace_attackers_two_blockers_block_one_of_them_only():
     t.do("choose", "A", choice=[[t.id("bears"), 3], [t.id("lions"), 0]])
     t.advance("end_of_combat")
     assert t.player("B")["life"] == 17
+
+
+def test_modern_deathtouch_and_lifelink_of_an_ability_whose_source_left():
+    # Hermetic Study's ping from Vampire Nighthawk, which is returned to its owner's hand in
+    # response: the source as it last existed had deathtouch and lifelink (702.2e, 702.15c),
+    # so the Giant is destroyed by 1 damage and A gains 1.
+    t = table("modern", [h("hawk", "Vampire Nighthawk", controller="A"),
+                         h("study", "Hermetic Study", controller="A", attached_to="hawk"),
+                         h("island", "Island", controller="A"),
+                         h("giant", "Hill Giant", controller="B")],
+              step="precombat_main", hand_a=[h("unsummon", "Unsummon")])
+    t.do("activate", "A", card="hawk", ability=0, targets=["giant"])
+    t.do("cast", "A", card="unsummon", targets=["hawk"], pay_with=["island"])
+    resolve(t)  # Unsummon
+    assert "Vampire Nighthawk" in t.cards(t.player("A")["hand"])
+    resolve(t)  # the ability
+    assert graveyard(t, "B") == ["Hill Giant"]
+    assert t.player("A")["life"] == 21
