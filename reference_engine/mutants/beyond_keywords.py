@@ -218,7 +218,7 @@ def _deathtouch_gone(p: Patcher) -> None:
 @mutant("lifelink-ignored", "modern:702.15b",
         "Lifelink does nothing: damage from the source gains its controller no life.")
 def _lifelink_ignored(p: Patcher) -> None:
-    p.source(Board._damage_dealt, ('if known is not None and "lifelink" in known.keywords:',
+    p.source(Board._damage_dealt, ('if "lifelink" in self.known_chars(source).keywords:',
                                    "if False:"))
 
 
@@ -227,9 +227,8 @@ def _lifelink_ignored(p: Patcher) -> None:
         "ability's damage from a creature that has left gains no life.")
 def _lifelink_gone(p: Patcher) -> None:
     p.source(Board._damage_dealt, (
-        'if known is not None and "lifelink" in known.keywords:',
-        'if source.id in self.objects and known is not None and '
-        '"lifelink" in known.keywords:'))
+        'if "lifelink" in self.known_chars(source).keywords:',
+        'if source.id in self.objects and "lifelink" in self.known_chars(source).keywords:'))
 
 
 @mutant("indestructible-ignored", "modern:702.12b",
