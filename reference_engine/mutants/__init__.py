@@ -15,6 +15,7 @@ from __future__ import annotations
 from reference_engine.mutants import (
     beyond_combat,
     beyond_effects,
+    beyond_keywords,
     beyond_spells,
     beyond_turns,
     card_types,
@@ -29,6 +30,6 @@ from reference_engine.mutants.registry import MUTANTS, Mutant, applied, apply, g
 
 #: the modules that register mutants, in the order ``mtgconf mutants list`` shows them
 MODULES = (game_rules, characteristics, card_types, turns, zones, modern_zones,
-           newly_reached, beyond_spells, beyond_turns, beyond_combat, beyond_effects)
+           newly_reached, beyond_spells, beyond_turns, beyond_combat, beyond_effects, beyond_keywords)
 
 __all__ = ["MODULES", "MUTANTS", "Mutant", "applied", "apply", "get", "mutant"]

@@ -220,7 +220,7 @@ def _sorcery_stack(p: Patcher) -> None:
         "not sorcery_ok", "not (self.active == name and self.step in MAIN_STEPS)")))
 
 
-@mutant("equip-any-time", "cr2004:212.7e cr2004:212.2h",
+@mutant("equip-any-time", "cr2004:212.7e cr2004:212.2h cr2004:502.33a",
         "Equip may be activated any time its controller has priority (instant speed).")
 def _equip_timing(p: Patcher) -> None:
     p.source(Game.ability_refusal, ("(spec.sorcery_speed or spec.equip or",
@@ -297,7 +297,7 @@ def _equipment_stays(p: Patcher) -> None:
         "elif False and ("))
 
 
-@mutant("equip-any-creature", "cr2004:212.2h",
+@mutant("equip-any-creature", "cr2004:212.2h cr2004:502.33a",
         "Equip may target any creature, not only one its controller controls.")
 def _equip_any(p: Patcher) -> None:
     p.source(common._yours, ("return obj.controller == controller", "return True"))
