@@ -30,6 +30,7 @@ from reference_engine.mutants.registry import MUTANTS, Mutant, applied, apply, g
 
 #: the modules that register mutants, in the order ``mtgconf mutants list`` shows them
 MODULES = (game_rules, characteristics, card_types, turns, zones, modern_zones,
-           newly_reached, beyond_spells, beyond_turns, beyond_combat, beyond_effects, beyond_keywords)
+           newly_reached, beyond_turns, beyond_combat, beyond_keywords, beyond_spells,
+           beyond_effects)
 
 __all__ = ["MODULES", "MUTANTS", "Mutant", "applied", "apply", "get", "mutant"]

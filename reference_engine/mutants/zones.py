@@ -212,7 +212,8 @@ def _damage_order(p: Patcher) -> None:
         "for i in range(len(lethal)))]"))
 
 
-@mutant("sba-only-with-empty-stack", "modern:405.6f modern:117.5 cr2004:408.1b cr2004:420.3 modern:704.3",
+@mutant("sba-only-with-empty-stack",
+        "modern:405.6f modern:117.5 cr2004:408.1b cr2004:420.3 modern:704.3",
         "State-based actions are checked only when the stack is empty.")
 def _sba_late(p: Patcher) -> None:
     p.source(Game._settle, ("found = self._sba_found()",
