@@ -675,7 +675,7 @@ def _equip_phased(p: Patcher) -> None:
         "equipment = item.source\n    if equipment is None or equipment.id not in game.objects:"))
 
 
-@mutant("given-controller-reverts-to-owner", "cr2004:214.4 modern:403.1",
+@mutant("given-controller-reverts-to-owner", "cr2004:214.4 modern:403.1 modern:110.2",
         "A given state's permanent controlled by a player who does not own it, with no effect "
         "to say so, goes back to its owner once control is worked out with a control effect "
         "in the game.")
@@ -683,7 +683,7 @@ def _given_controller(p: Patcher) -> None:
     p.set(setup_module._Builder, "base_controllers", lambda self: None)
 
 
-@mutant("phased-out-source-read-without-what-phased-out", "modern:403.2",
+@mutant("phased-out-source-read-without-what-phased-out", "modern:403.2 modern:608.2h",
         "Modern: an ability whose source phased out reads the source as it is, without the "
         "Aura or Equipment that phased out with it, not as it last existed (Stone Giant's "
         "power).")
