@@ -13,7 +13,6 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,14 +24,14 @@ from conformance.casefile import CaseSet
 from conformance.errors import InputError, SetupError
 from conformance.expectations import Expectations
 from conformance.lint import load_checked
+from conformance.plugin import RunContext
 from conformance.protocol import EngineInfo
 from conformance.reaper import Reaper
 from conformance.recorder import ResultsRecorder
-from conformance.resultsfile import Results
+from conformance.resultsfile import Record
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.settings import Settings
-from conformance.transports import EngineSpec
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
@@ -47,43 +46,29 @@ class Stop(KeyboardInterrupt):
     instead of a traceback to wherever the signal happened to land.)"""
 
 
-@dataclass(eq=False)  # a pytest plugin object: hashable by identity
-class RunContext:
-    """What ``mtgconf run`` hands the plugin (the cases it loaded and checked, the engines it
-    shook hands with) and reads back when pytest returns."""
-
-    cases: CaseSet | None = None
-    sessions: dict[str, EngineSession] = field(default_factory=dict)
-    engine_failure: SetupError | None = None
-    results: Results | None = None
-    interrupted_by: str | None = None
-    from_cli: bool = False
-
-
 class MtgPlugin:
-    def __init__(self, config: pytest.Config, settings: Settings, explicit: list[Path]) -> None:
+    def __init__(self, config: pytest.Config, settings: Settings, explicit: list[Path],
+                 context: RunContext) -> None:
         self.config = config
         self.settings = settings
         self.roots = (*settings.case_dirs, *(p for p in explicit if p.is_file()))
-        try:
-            self.engines = {s: EngineSpec.parse(s) for s in settings.engines}
-        except SetupError as exc:
-            raise pytest.UsageError(f"--mtg-engine {exc.message()} ({exc.hint})") from None
+        self.engines = {spec.text: spec for spec in settings.engines}  # parsed, by the text
         # What the xdist controller handed this worker (pytest_configure_node); None when this
         # process is no xdist worker.
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
         self.is_worker = workerinput is not None
-        self.context = next((p for p in config.pluginmanager.get_plugins()
-                             if isinstance(p, RunContext)), RunContext())
+        self.context = context
         self.options = RunOptions(case_timeout=settings.case_timeout)
         self.sessions: dict[str, EngineSession] = {}
         self.known: dict[str, EngineInfo] = {}
         if workerinput is not None:
             self.known = {spec: EngineInfo.from_result(info) for spec, info in
                           workerinput.get("mtg_engine_info", {}).items()}
-        self._cases = self.context.cases if not explicit else None
-        self.expectations: Expectations | None = None
-        if settings.expectations is not None:
+        # The cases and expectations ``mtgconf run`` loaded for these very settings, else
+        # loaded here, once (the cases when first needed).
+        self._cases = context.cases if context.from_cli or not explicit else None
+        self.expectations: Expectations | None = context.expectations
+        if self.expectations is None and settings.expectations is not None:
             try:
                 self.expectations = Expectations.load(settings.expectations, self.cases.ids)
             except InputError as exc:
@@ -123,7 +108,7 @@ class MtgPlugin:
         case = self.cases.get(parts[-1])
         if case is None or parts[-2] not in self.settings.editions:
             return None
-        engine = parts[-3] if len(parts) >= 4 else self.settings.engines[0]
+        engine = parts[-3] if len(parts) >= 4 else self.settings.engines[0].text
         return case.id, parts[-2], engine, list(case.rules), str(case.file), case.line
 
     # ---- engines ----
@@ -356,10 +341,12 @@ class CaseItem(pytest.Item):
         expectation = plugin.expectations.lookup(self.case.id, self.edition) \
             if plugin.expectations is not None else None
         result = kinds.apply(outcome, expectation)
-        record = kinds.CaseResult(self.case.id, self.edition, self.case.rules, self.engine,
-                                  result, time.perf_counter() - started, str(self.case.file),
-                                  self.case.line)
-        self.mtg_result = record.serializable()
+        record = Record.judged(case_id=self.case.id, edition=self.edition,
+                               rules=self.case.rules, engine=self.engine, result=result,
+                               duration=time.perf_counter() - started, file=str(self.case.file),
+                               line=self.case.line)
+        # The record's JSON form: what travels with the report (from an xdist worker too).
+        self.mtg_result = record.to_dict()
         if result.status == "skip":
             # Reported at the case's own file and line, not at this line.
             raise pytest.skip.Exception(result.message, _use_item_location=True)
@@ -381,12 +368,11 @@ class CaseItem(pytest.Item):
         return self.path, line, f"{self.case.id} [{self.edition}]"
 
 
-def describe(record: kinds.CaseResult) -> str:
+def describe(record: Record) -> str:
     """A failure as the user reads it: what, where, and what the engine said."""
-    data = record.serializable()
-    detail = data.get("detail", {})
-    lines = [f"[{data['status']}] {data['message']}"]
-    where = f"{record.file}:{record.line}" if record.line else record.file
+    detail = record.detail
+    lines = [f"[{record.status}] {record.message}"]
+    where = f"{record.file}:{record.line}" if record.line else (record.file or "")
     lines.append(f"  case {record.case_id} ({record.edition}) at {where}")
     if "line" in detail:
         lines.append(f"  step at line {detail['line']}")

@@ -16,12 +16,12 @@ run. The element schema is ``spec/schemas/junit.xsd``.
 from __future__ import annotations
 
 import json
-import os
 import re
-import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path, PurePath
 from typing import Any
+
+from conformance import atomic
 
 SUITES_NAME = "mtg-conformance"
 INTERRUPTED_CASE = "(run interrupted)"
@@ -91,17 +91,7 @@ def render(document: dict[str, Any], *, relative_to: Path | None = None) -> str:
 
 def write(document: dict[str, Any], path: Path, *, relative_to: Path | None = None) -> None:
     """Write ``render(document)`` to ``path`` atomically: a reader never sees half a file."""
-    text = render(document, relative_to=relative_to)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Beside the file (one file system, so the rename is atomic), created with the umask's
-    # permissions like any report file.
-    partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8", newline="\n")
-        partial.replace(path)  # os.replace
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    atomic.write_text(path, render(document, relative_to=relative_to), newline="\n")
 
 
 def _pairs(document: dict[str, Any], results: list[dict[str, Any]], *,

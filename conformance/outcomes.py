@@ -4,8 +4,8 @@ A failure inside a case is data, not an exception. The runner returns an ``Outco
 (``Passed``, ``Failed``, ``Errored``, ``Crashed``, ``TimedOut``, ``Skipped``); an expectations
 file then turns an expected failure into ``XFailed`` and an unexpected pass into ``XPassed``.
 Each value knows its status word, its one-line message and its structured detail (the
-step, the path, expected and observed, the engine's stderr); ``CaseResult`` adds what the
-result is about and gives the JSON form of one line of ``results.json``.
+step, the path, expected and observed, the engine's stderr); ``conformance.resultsfile.Record``
+adds what the result is about, as a line of ``results.json`` holds it.
 """
 
 from __future__ import annotations
@@ -306,41 +306,3 @@ def apply(outcome: Outcome | Flaky, expectation: Expectation | None) -> Result:
     if outcome.status == expectation.status:
         return XFailed(outcome, expectation)
     return Unexpected(outcome, expectation)
-
-
-@dataclass(frozen=True, slots=True)
-class CaseResult:
-    """One line of ``results.json``: a result with what it is about."""
-
-    case_id: str
-    edition: str
-    rules: tuple[str, ...]
-    engine: str
-    result: Result
-    duration: float
-    file: str = ""
-    line: int | None = None
-
-    @property
-    def status(self) -> str:
-        return self.result.status
-
-    def serializable(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "case_id": self.case_id,
-            "edition": self.edition,
-            "rules": list(self.rules),
-            "engine": self.engine,
-            "status": self.result.status,
-            "outcome": outcome_of(self.result),
-            "message": self.result.message,
-            "duration": round(self.duration, 6),
-        }
-        if self.file:
-            out["file"] = self.file
-        if self.line is not None:
-            out["line"] = self.line
-        detail = self.result.detail()
-        if detail:
-            out["detail"] = detail
-        return out

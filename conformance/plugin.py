@@ -3,18 +3,21 @@
 It does nothing unless asked: cases are collected only when an ``--mtg-*`` option is given,
 or when case files (or a case folder) are named on the command line, so that ``pytest`` on a
 project that merely has the plugin installed runs that project's tests as before. This
-module holds only the options and the switch; the collectors, items and engines live in
-``conformance.collect`` and are imported only when the plugin is switched on.
+module holds only the options, the switch and what ``mtgconf run`` hands over
+(``RunContext``); the collectors, items and engines live in ``conformance.collect`` and are
+imported only when the plugin is switched on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from conformance import settings as checked
+from conformance.errors import SetupError
 from conformance.settings import (
     CASE_SUFFIXES,
     DEFAULT_CASE_TIMEOUT,
@@ -22,6 +25,33 @@ from conformance.settings import (
     MinRun,
     Settings,
 )
+
+if TYPE_CHECKING:
+    from conformance.casefile import CaseSet
+    from conformance.expectations import Expectations
+    from conformance.resultsfile import Results
+    from conformance.session import EngineSession
+
+
+@dataclass(eq=False)  # a pytest plugin object: hashable by identity
+class RunContext:
+    """What ``mtgconf run`` hands the plugin in its own process, and reads back when pytest
+    returns. The settings, the cases and the expectations are the command's own objects,
+    already checked: the plugin in this process neither reads them back from the ``--mtg-*``
+    options nor loads the files again (the xdist workers, other processes, do, once each).
+    The sessions are the engines the command shook hands with."""
+
+    settings: Settings | None = None
+    cases: CaseSet | None = None
+    expectations: Expectations | None = None
+    sessions: dict[str, EngineSession] = field(default_factory=dict)
+    engine_failure: SetupError | None = None
+    results: Results | None = None
+    interrupted_by: str | None = None
+
+    @property
+    def from_cli(self) -> bool:
+        return self.settings is not None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -91,11 +121,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rule(ref): the rule a conformance case verifies; select with "
                    "-m \"rule(ref='cr2004:101.5')\"")
-    settings = Settings.from_options(config.option, config.invocation_params.dir)
-    explicit = _explicit_case_paths(config, settings)
-    active = _active(config.option)
+    context = next((p for p in config.pluginmanager.get_plugins()
+                    if isinstance(p, RunContext)), RunContext())
+    here = config.invocation_params.dir
+    case_dirs = context.settings.case_dirs if context.settings is not None \
+        else Settings.case_dirs_of(config.option, here)
+    explicit = _explicit_case_paths(config, case_dirs)
+    active = context.from_cli or _active(config.option)
     if not active and not explicit:
-        return
+        return  # switched off: not even the engine spec is parsed (nor an entry point read)
+    settings = context.settings
+    if settings is None:
+        try:
+            settings = Settings.from_options(config.option, here)
+        except SetupError as exc:  # a bad --mtg-engine
+            raise pytest.UsageError(f"--mtg-engine {exc.message()} ({exc.hint})") from None
     problems = settings.problems()
     if problems:
         raise pytest.UsageError("\n".join(problems))
@@ -103,7 +143,7 @@ def pytest_configure(config: pytest.Config) -> None:
         _select_cases(config, settings)
     from conformance.collect import MtgPlugin
 
-    plugin = MtgPlugin(config, settings, explicit)
+    plugin = MtgPlugin(config, settings, explicit, context)
     config.stash[PLUGIN] = plugin
     config.pluginmanager.register(plugin, "mtg-conformance")
 
@@ -120,12 +160,12 @@ def _within(path: Path, roots: tuple[Path, ...]) -> bool:
     return any(path == root or root in path.parents for root in roots)
 
 
-def _explicit_case_paths(config: pytest.Config, settings: Settings) -> list[Path]:
+def _explicit_case_paths(config: pytest.Config, case_dirs: tuple[Path, ...]) -> list[Path]:
     """Case files named on the command line, and case folders (or files in them)."""
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         return []
     return [path for path in _arg_paths(config)
-            if path.suffix in CASE_SUFFIXES or _within(path, settings.case_dirs)]
+            if path.suffix in CASE_SUFFIXES or _within(path, case_dirs)]
 
 
 def _select_cases(config: pytest.Config, settings: Settings) -> None:
@@ -134,5 +174,5 @@ def _select_cases(config: pytest.Config, settings: Settings) -> None:
     case_args = [str(d) for d in settings.case_dirs]
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = case_args
-    elif not _explicit_case_paths(config, settings):
+    elif not _explicit_case_paths(config, settings.case_dirs):
         config.args = [*config.args, *case_args]

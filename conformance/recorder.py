@@ -16,6 +16,7 @@ from typing import IO, Any
 
 import pytest
 
+from conformance import atomic
 from conformance.protocol import HARNESS, EngineInfo
 from conformance.resultsfile import FORMAT, VERSION, Record, Results, now
 from conformance.settings import Settings
@@ -27,7 +28,8 @@ CaseOfNode = Callable[[str], tuple[str, str, str, list[str], str, int | None] | 
 class ResultsRecorder:
     def __init__(self, settings: Settings, *, case_node: CaseOfNode) -> None:
         self.settings = settings
-        self.engines: dict[str, EngineInfo | None] = dict.fromkeys(settings.engines)
+        self.engines: dict[str, EngineInfo | None] = dict.fromkeys(
+            e.text for e in settings.engines)
         self.records: dict[str, Record] = {}
         self.started = now()
         self.selected: int | None = None
@@ -53,8 +55,7 @@ class ResultsRecorder:
             self._stream.write(json.dumps(data, ensure_ascii=False) + "\n")
             self._stream.flush()
 
-    def add(self, nodeid: str, data: dict[str, Any]) -> None:
-        record = Record.from_dict(data)
+    def add(self, nodeid: str, record: Record) -> None:
         self.records[nodeid] = record
         self._line(record.to_dict())
 
@@ -63,19 +64,18 @@ class ResultsRecorder:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         data = getattr(report, "mtg_result", None)
         if data is not None:
-            self.add(report.nodeid, data)
+            self.add(report.nodeid, Record.from_dict(data))
         elif report.failed and report.nodeid not in self.records:
             # No result came back: the worker running the case died (an in-process engine
             # that killed its interpreter). The case is a crash, and the run goes on.
             found = self._case_node(report.nodeid)
             if found is not None:
                 case_id, edition, engine, rules, file, line = found
-                self.add(report.nodeid, {
-                    "case_id": case_id, "edition": edition, "rules": rules, "engine": engine,
-                    "status": "crash", "outcome": "crash", "file": file, "line": line,
-                    "message": "the test process died while running the case",
-                    "duration": float(getattr(report, "duration", 0.0) or 0.0),
-                })
+                self.add(report.nodeid, Record(
+                    case_id=case_id, edition=edition, rules=tuple(rules), engine=engine,
+                    status="crash", outcome="crash", file=file, line=line,
+                    message="the test process died while running the case",
+                    duration=float(getattr(report, "duration", 0.0) or 0.0)))
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if session.items:  # under xdist the controller collects nothing
@@ -95,12 +95,13 @@ class ResultsRecorder:
             options=self.settings.options(), selected=self.selected,
             interrupted=interrupted,
             interrupted_by=(self.interrupted_by or "SIGINT") if interrupted else None)
+        document = results.to_dict()  # the one JSON form of both files
         if self.settings.results is not None:
-            results.write(self.settings.results)
+            atomic.write_json(self.settings.results, document)
         if self.settings.junit is not None:
             from conformance import junit
 
-            junit.write(results.to_dict(), self.settings.junit, relative_to=Path.cwd())
+            junit.write(document, self.settings.junit, relative_to=Path.cwd())
         if self._stream is not None:
             self._line({"finished": results.finished, "interrupted": interrupted})
             self._stream.close()

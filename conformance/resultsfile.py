@@ -1,39 +1,51 @@
-"""``results.json``: what a conformance run gave, as a file other tools read.
+"""``results.json``: what a conformance run gave, as a file other tools read; the one results
+contract of the house.
 
-``Results`` is the one reader and writer of the format (schema
-``spec/schemas/results.json``): ``mtgconf run`` and the pytest plugin write it, ``mtgconf
-expectations generate``, the run's summary and the reports read it.
+``Record`` is a result as the file holds it (one case, in an edition, against an engine), built
+once from the runner's ``Result`` (``Record.judged``); ``Results`` is a whole run and the one
+reader and writer of the format (schema ``spec/schemas/results.json``). ``mtgconf run`` and the
+pytest plugin write it; ``mtgconf expectations generate``, the run's console summary, the
+verdict and the reports (``reports`` imports this module) read it. What a result means beyond
+its record is worked out here once too: the statuses and their counts, the rules a result
+counts for and the roll-up per rule (``by_rule``), the order of rule ids, and the command that
+runs one case again (``rerun_command``, which the console and the report both print).
 
 >>> results = Results.from_file(path)                      # doctest: +SKIP
 >>> [r.case_id for r in results.records if r.unexpected]   # doctest: +SKIP
 
-Versions: 2 added ``interrupted``, ``selected`` and the ``flaky`` status; a version 1 file is
-read as a complete run (not interrupted, every case run selected).
+Versions: 2 added ``interrupted``, ``selected`` and the ``flaky`` status; 3 added
+``options.bundled_case_dirs`` (which case folders were the suite's own). A version 1 file is
+read as a complete run (not interrupted, every case run selected); in a version 1 or 2 file
+the bundled case folder is recognised by its path.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
+import shlex
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from conformance import schemas
+from conformance import atomic, schemas
 from conformance.errors import InputError, Problem
-from conformance.outcomes import STATUSES, UNEXPECTED
+from conformance.outcomes import STATUSES, UNEXPECTED, Result, outcome_of
 from conformance.protocol import HARNESS, EngineInfo
+from conformance.settings import BUNDLED_CASES, DEFAULT_CASE_TIMEOUT
 
 if TYPE_CHECKING:
     from spec.corpus import Corpus
 
+__all__ = ["FORMAT", "READS", "STATUSES", "UNEXPECTED", "VERSION", "Record", "Results",
+           "by_rule", "counts", "now", "rerun_command", "rule_sort_key", "section_title"]
+
 FORMAT = "mtg-conformance results"
-VERSION = 2
-READS = (1, 2)
+VERSION = 3
+READS = (1, 2, 3)
 
 
 def now() -> str:
@@ -75,6 +87,22 @@ class Record:
     def key(self) -> tuple[str, str, str]:
         return (self.engine, self.case_id, self.edition)
 
+    @property
+    def own_rules(self) -> tuple[str, ...]:
+        """The rules this result counts for: those it cites in its own edition (a case run in
+        modern that cites a 2004 rule says nothing of how the engine does on that rule)."""
+        return tuple(r for r in self.rules if r.partition(":")[0] == self.edition)
+
+    @classmethod
+    def judged(cls, *, case_id: str, edition: str, rules: Sequence[str], engine: str,
+               result: Result, duration: float, file: str | None = None,
+               line: int | None = None) -> Record:
+        """The record of a case run the runner judged: the status after expectations, the
+        engine's own outcome before them, the message and the structured detail."""
+        return cls(case_id=case_id, edition=edition, rules=tuple(rules), engine=engine,
+                   status=result.status, outcome=outcome_of(result), message=result.message,
+                   duration=duration, file=file or None, line=line, detail=result.detail())
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Record:
         return cls(
@@ -112,6 +140,8 @@ class Results:
     interrupted: bool = False
     interrupted_by: str | None = None
     harness: str = HARNESS
+    #: the file it was read from (None: made in this process, or read from data)
+    path: Path | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.records, key=lambda r: r.key))
@@ -127,27 +157,31 @@ class Results:
         where = str(path)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError((Problem(where, "no such results file"),)) from None
         except OSError as exc:
             raise InputError((Problem(where, f"cannot read: {exc.strerror}"),)) from None
         except ValueError as exc:
             raise InputError((Problem(where, f"not a results file (not JSON: {exc})"),)) \
                 from None
-        return cls.from_dict(data, where)
+        return cls.from_dict(data, where, path=path)
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "results") -> Results:
-        if isinstance(data, dict) and data.get("format") == FORMAT and \
-                data.get("version") not in READS:
+    def from_dict(cls, data: Any, where: str = "results", *, path: Path | None = None
+                  ) -> Results:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InputError((Problem(where, f"not a results file (format is not {FORMAT!r})",
+                                      field="format"),))
+        if data.get("version") not in READS:
             raise InputError((Problem(where, f"results format version {data.get('version')!r}"
                                       f" is not one this harness reads "
                                       f"({', '.join(map(str, READS))})", field="version"),))
-        if isinstance(data, dict) and data.get("version") == 1:
-            data = {**data, "version": VERSION, "interrupted": False,
-                    "selected": len(data.get("results", []))}
+        data = _current(data)
         error = schemas.first_error("results.json", data)
         if error is not None:
             raise InputError((Problem(where, f"not a valid results file: {error.message}",
-                                      field=schemas.location(error)),))
+                                      field=schemas.location(error) if error.absolute_path
+                                      else None),))
         engines = {e["spec"]: EngineInfo.from_result(e["info"]) if e["info"] else None
                    for e in data["engines"]}
         return cls(
@@ -155,7 +189,7 @@ class Results:
             records=tuple(Record.from_dict(r) for r in data["results"]),
             started=data["started"], finished=data["finished"], options=data["options"],
             selected=data["selected"], interrupted=data["interrupted"],
-            interrupted_by=data.get("interrupted_by"), harness=data["harness"])
+            interrupted_by=data.get("interrupted_by"), harness=data["harness"], path=path)
 
     # ---- what it says ----
 
@@ -173,40 +207,35 @@ class Results:
         return sum(r.status != "skip" for r in self.records)
 
     def rollup(self) -> list[dict[str, Any]]:
-        """Per rule and engine, the results citing the rule in the rule's own edition; a rule
-        outside the seeds is marked ``outside``."""
+        """Per rule and engine, how the results counting for the rule ended (``by_rule``), in
+        the order of rule ids; a rule outside the seeds is marked ``outside``."""
         from spec.corpus import Corpus
 
         corpus = Corpus.load()
-        groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for record in self.records:
-            for rule in record.rules:
-                if rule.partition(":")[0] == record.edition:
-                    groups[(rule, record.engine)].append(record.status)
+        grouped = by_rule(self.records)
         return [
             {"rule": rule, "engine": engine,
              **({"outside": True} if rule in corpus and corpus.get(rule).outside else {}),
-             "total": len(statuses),
-             "unexpected": sum(s in UNEXPECTED for s in statuses), "counts": counts(statuses)}
-            for (rule, engine), statuses in sorted(groups.items(),
-                                                   key=lambda kv: _rule_key(kv[0]))
+             "total": len(records), "unexpected": sum(r.unexpected for r in records),
+             "counts": counts(r.status for r in records)}
+            for (engine, rule), records in sorted(
+                grouped.items(), key=lambda kv: (rule_sort_key(kv[0][1]), kv[0][0]))
         ]
 
     def sections(self, corpus: Corpus) -> list[dict[str, Any]]:
         """Results per rule section (edition and section number), for the run's console
-        summary. A result counts under the sections of the rules it cites in its own
-        edition."""
+        summary. A result counts under the sections of the rules it counts for."""
         groups: dict[tuple[str, str], list[str]] = defaultdict(list)
         titles: dict[tuple[str, str], str] = {}
         for record in self.records:
             keys = set()
-            for ref in record.rules:
-                edition = ref.partition(":")[0]
-                if edition != record.edition or ref not in corpus:
+            for ref in record.own_rules:
+                if ref not in corpus:
                     continue
                 rule = corpus.get(ref)
-                keys.add((edition, rule.section))
-                titles[(edition, rule.section)] = section_title(corpus, edition, rule.section)
+                keys.add((record.edition, rule.section))
+                titles[(record.edition, rule.section)] = section_title(corpus, record.edition,
+                                                                       rule.section)
             if not keys:
                 keys.add((record.edition, "-"))
                 titles[(record.edition, "-")] = "(cases citing another edition's rules only)"
@@ -244,33 +273,80 @@ class Results:
         return out
 
     def write(self, path: Path) -> None:
-        write_json(path, self.to_dict())
+        atomic.write_json(path, self.to_dict())
+
+
+def _current(data: dict[str, Any]) -> dict[str, Any]:
+    """A file of an earlier version in the current version's shape."""
+    if data["version"] == 1:
+        data = {**data, "version": 2, "interrupted": False,
+                "selected": len(data.get("results", []))}
+    if data["version"] == 2:
+        options = data.get("options")
+        if isinstance(options, dict) and "bundled_case_dirs" not in options:
+            options = {**options, "bundled_case_dirs": [
+                d for d in options.get("case_dirs") or [] if _bundled_by_path(d)]}
+        data = {**data, "version": 3, "options": options}
+    return data
+
+
+def _bundled_by_path(folder: Any) -> bool:
+    """Whether a case folder a version 1 or 2 file names is the suite's bundled one (those
+    files do not say): this installation's, or any installation's by its place in the
+    package."""
+    if not isinstance(folder, str):
+        return False
+    path = Path(folder)
+    return path == BUNDLED_CASES or path.parts[-2:] == BUNDLED_CASES.parts[-2:]
+
+
+def by_rule(records: Iterable[Record]) -> dict[tuple[str, str], list[Record]]:
+    """The roll-up: for each (engine, rule), the records counting for the rule (those citing
+    it in its own edition, ``Record.own_rules``). results.json's ``rules`` and every rule's
+    cell in the report are made from it."""
+    found: dict[tuple[str, str], list[Record]] = {}
+    for record in records:
+        for ref in record.own_rules:
+            found.setdefault((record.engine, ref), []).append(record)
+    return found
+
+
+def rule_sort_key(ref: str) -> tuple[Any, ...]:
+    """Rule ids in the order of their documents: by edition, then number by number and letter
+    by letter (``cr2004:101.2`` before ``cr2004:101.10``, ``212.6a`` before ``212.6b``)."""
+    edition, _, number = ref.partition(":")
+    parts = [(int(x), "") if x.isdigit() else (0, x) for x in re.findall(r"\d+|[a-z]+", number)]
+    return (edition, parts)
+
+
+def rerun_command(record: Record, options: Mapping[str, Any]) -> str:
+    """The command that runs this one case again, as its run ran it, from the options its
+    results file recorded: what the console prints after a run and the report shows on the
+    result's page."""
+    parts = ["mtgconf", "run"]
+    if record.engine != "reference":
+        parts += ["--engine", record.engine]
+    parts += ["--edition", record.edition, "--case", record.case_id]
+    folders = [str(d) for d in options.get("case_dirs") or []]
+    bundled = {str(d) for d in options.get("bundled_case_dirs") or []}
+    for folder in folders:
+        if folder not in bundled:
+            parts += ["--cases", folder]
+    if folders and not bundled & set(folders):
+        parts.append("--no-bundled")
+    if options.get("expectations"):
+        parts += ["--expectations", str(options["expectations"])]
+    timeout = options.get("case_timeout", DEFAULT_CASE_TIMEOUT)
+    if timeout != DEFAULT_CASE_TIMEOUT:
+        parts += ["--case-timeout", f"{timeout or 0:g}"]
+    if options.get("validate_protocol"):
+        parts.append("--validate-protocol")
+    if options.get("repeat", 1) != 1:
+        parts += ["--repeat", str(options["repeat"])]
+    return shlex.join(parts)
 
 
 def section_title(corpus: Corpus, edition: str, section: str) -> str:
     """The English title of a section, from its gist."""
     gist = corpus.get(f"{edition}:{section}").gist.removeprefix("Section heading: ")
     return gist.split(" (")[0].rstrip(".")
-
-
-def _rule_key(key: tuple[str, str]) -> tuple[Any, ...]:
-    rule, engine = key
-    edition, _, number = rule.partition(":")
-    parts = [(int(x), "") if x.isdigit() else (0, x) for x in re.findall(r"\d+|[a-z]+", number)]
-    return (edition, parts, engine)
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write atomically: a reader never sees half a file, and the previous file stays until
-    the new one is whole."""
-    write_text(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-
-
-def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)

@@ -1,10 +1,12 @@
 """The settings of a conformance run: one set of defaults and validators, shared by ``mtgconf
 run`` and the pytest plugin.
 
-``mtgconf run`` builds a ``Settings`` from its command line and hands it to pytest as
-``--mtg-*`` options (``Settings.pytest_args``); the plugin, in the same process and in every
-xdist worker, reads them back (``Settings.from_options``) through the same validators, so
-that both ways of running the suite mean the same thing by every option.
+``mtgconf run`` builds a ``Settings`` from its command line (its engine spec parsed once, at
+the option) and hands the plugin in its own process that very object
+(``conformance.plugin.RunContext``). The ``--mtg-*`` options (``Settings.pytest_args``) are
+the one serialized form, for the xdist workers and for ``pytest`` run by hand: the plugin
+reads them back (``Settings.from_options``) through the same validators, so that both ways of
+running the suite mean the same thing by every option.
 
 This module imports nothing heavy: the plugin loads it in every pytest session of a project
 that merely has mtg-conformance installed.
@@ -19,10 +21,11 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.transports import EngineSpec
 from spec import editions as spec_editions
 
 BUNDLED_CASES = Path(__file__).resolve().parent / "cases"
@@ -111,9 +114,11 @@ def matches_rules(rules: Iterable[str], globs: Iterable[str]) -> bool:
 
 @dataclass(frozen=True)
 class Settings:
-    """What a conformance run runs and where it writes; every field checked."""
+    """What a conformance run runs and where it writes; every field checked (the engines
+    parsed)."""
 
-    engines: tuple[str, ...] = ("reference",)
+    engines: tuple[EngineSpec, ...] = field(
+        default_factory=lambda: (EngineSpec.parse("reference"),))
     editions: tuple[str, ...] = EDITIONS
     rules: tuple[str, ...] = ()
     case_ids: tuple[str, ...] = ()
@@ -143,6 +148,7 @@ class Settings:
             "rules": list(self.rules),
             "cases": list(self.case_ids),
             "case_dirs": [str(d) for d in self.case_dirs],
+            "bundled_case_dirs": [str(d) for d in self.case_dirs if d == BUNDLED_CASES],
             "expectations": str(self.expectations) if self.expectations else None,
             "case_timeout": self.case_timeout,
             "validate_protocol": self.validate,
@@ -152,7 +158,7 @@ class Settings:
 
     def pytest_args(self) -> list[str]:
         """The ``--mtg-*`` options that make the plugin read back these settings."""
-        args = [f"--mtg-engine={e}" for e in self.engines]
+        args = [f"--mtg-engine={e.text}" for e in self.engines]
         args += [f"--mtg-edition={e}" for e in self.editions]
         args += [f"--mtg-rules={g}" for g in self.rules]
         args += [f"--mtg-case={g}" for g in self.case_ids]
@@ -177,18 +183,21 @@ class Settings:
 
     @classmethod
     def from_options(cls, option: Any, here: Path) -> Settings:
-        """Settings from pytest's parsed ``--mtg-*`` options (paths relative to ``here``)."""
+        """Settings from pytest's parsed ``--mtg-*`` options (paths relative to ``here``).
+
+        :raises BadEngineSpec: an ``--mtg-engine`` value names no engine.
+        """
         editions = [e for e in option.mtg_editions if e != "all"]
         if not editions or "all" in option.mtg_editions:
             editions = list(EDITIONS)
-        case_dirs = tuple(dict.fromkeys((here / d).resolve() for d in option.mtg_case_dirs))
         timeout = option.mtg_case_timeout
         return cls(
-            engines=tuple(dict.fromkeys(option.mtg_engines or ["reference"])),
+            engines=tuple(dict.fromkeys(EngineSpec.parse(text)
+                                        for text in option.mtg_engines or ["reference"])),
             editions=tuple(e for e in EDITIONS if e in editions),
             rules=tuple(option.mtg_rules),
             case_ids=tuple(option.mtg_case_ids),
-            case_dirs=case_dirs if option.mtg_no_bundled else (BUNDLED_CASES, *case_dirs),
+            case_dirs=cls.case_dirs_of(option, here),
             expectations=(here / option.mtg_expectations).resolve()
             if option.mtg_expectations else None,
             case_timeout=DEFAULT_CASE_TIMEOUT if timeout is None else (timeout or None),
@@ -200,6 +209,13 @@ class Settings:
             repeat=option.mtg_repeat or 1,
             min_run=option.mtg_min_run,
         )
+
+    @staticmethod
+    def case_dirs_of(option: Any, here: Path) -> tuple[Path, ...]:
+        """The case folders pytest's ``--mtg-*`` options name (what the plugin needs to know
+        whether it is switched on, before anything else is read)."""
+        case_dirs = tuple(dict.fromkeys((here / d).resolve() for d in option.mtg_case_dirs))
+        return case_dirs if option.mtg_no_bundled else (BUNDLED_CASES, *case_dirs)
 
     def problems(self) -> list[str]:
         """What is wrong with the files and folders these settings name, before anything

@@ -24,6 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from conformance import atomic
+
 UNMUTATED = "cmd:python -m reference_engine.serve"
 
 
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({100 * killed / max(1, len(results)):.0f}%), {args.seconds:.0f} s each"
           + (", differential" if args.differential else ""))
     if args.json:
-        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        atomic.write_text(args.json, json.dumps(results, indent=2) + "\n")
     return 0
 
 

@@ -86,12 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from spec.errors import SpecError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help(sys.stderr)
-        return ExitCode.USAGE
     try:
+        args = parser.parse_args(argv)  # an --engine option parses its value (BadEngineSpec)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help(sys.stderr)
+            return ExitCode.USAGE
         return int(handler(args))
     except (UsageError, SpecError) as exc:
         print(f"mtgconf: error: {exc}", file=sys.stderr)

@@ -6,8 +6,10 @@ per rule and per result that did not pass, the fuzz findings and the anomalies o
 sources; beside it ``summary.md`` (for a CI step summary) and ``badge.json`` (a shields.io
 endpoint badge). It needs no network and no JavaScript to be read.
 
-The report never imports the harness or an engine: it reads results.json files (and, when
-given, the coverage, mutants and fuzz files) and the rules corpus (``spec``).
+The report never imports an engine, nor the harness beyond its results contract
+(``conformance.resultsfile``, the one reader of results.json files, with the statuses, the
+roll-up per rule and the rerun command): it reads results files (and, when given, the
+coverage, mutants and fuzz files) and the rules corpus (``spec``).
 
 >>> written = build([Path("conformance-results/results.json")],
 ...                 Path("conformance-results/report"))            # doctest: +SKIP
@@ -39,10 +41,12 @@ def build(results: Sequence[Path], out: Path, *, coverage: Path | None = None,
           baseline: Path | None = None, title: str | None = None) -> Written:
     """Read the inputs and write the site into ``out`` (replacing a previous report there).
 
-    :raises BadInput: an input file is missing, not JSON, or not of its format.
+    :raises InputError: an input file is missing, not JSON, or not of its format (for a
+        coverage, mutants or fuzz file, a ``BadInput``).
     :raises OutputError: ``out`` is a file, or a folder that holds something else.
     """
-    from reports.inputs import read_coverage, read_fuzz, read_mutants, read_results
+    from conformance.resultsfile import Results
+    from reports.inputs import read_coverage, read_fuzz, read_mutants
     from reports.pages import Inputs, Site
     from reports.render import write
     from spec.corpus import Corpus
@@ -50,11 +54,11 @@ def build(results: Sequence[Path], out: Path, *, coverage: Path | None = None,
     if not results:
         raise BadInput("results", "give at least one results file")
     inputs = Inputs(
-        runs=tuple(read_results(p) for p in results),
+        runs=tuple(Results.from_file(p) for p in results),
         coverage=read_coverage(coverage) if coverage else None,
         mutants=read_mutants(mutants) if mutants else None,
         fuzz=tuple(read_fuzz(p) for p in fuzz),
-        baseline=read_results(baseline) if baseline else None,
+        baseline=Results.from_file(baseline) if baseline else None,
         **({"title": title} if title else {}),
     )
     if not any(run.engines for run in inputs.runs):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from conformance.resultsfile import STATUSES
 from reports import model
 from reports.pages import Site
 
@@ -31,7 +32,7 @@ def code(text: str) -> str:
 
 def markdown(site: Site, report_path: str | None = None) -> str:
     lines = [f"## {md(site.inputs.title)}", ""]
-    statuses = [s for s in model.STATUSES if any(r.status == s for r in site.records)]
+    statuses = [s for s in STATUSES if any(r.status == s for r in site.records)]
     lines.append("| engine | edition | " + " | ".join(statuses) + " | rules passed |")
     lines.append("|---|---|" + "---:|" * len(statuses) + "---:|")
     for engine in site.engines:

@@ -1,6 +1,8 @@
 """What the report says, worked out in plain Python: statuses per rule and engine, the
-headline figures, the changes against a baseline, the readable diff of a failed check and the
-command that reruns a case. The templates only lay these out.
+headline figures, the changes against a baseline and the readable diff of a failed check. The
+templates only lay these out. What a result is (its statuses, their counts, the roll-up per
+rule, the command that reruns it) is the harness's results contract,
+``conformance.resultsfile``, which this module uses as it is.
 
 >>> cell([passed, failed])          # doctest: +SKIP
 Cell(status='fail', ran=2, passed=1, skipped=0)
@@ -12,16 +14,12 @@ import difflib
 import hashlib
 import json
 import re
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from reports.inputs import Record, Run
+from conformance.resultsfile import UNEXPECTED, Record, Results, counts
 
-STATUSES = ("pass", "fail", "error", "crash", "timeout", "skip", "xfail", "xpass", "flaky")
-UNEXPECTED = frozenset({"fail", "error", "crash", "timeout", "xpass", "flaky"})
 #: a results file's statuses, worst first: a rule's cell shows the worst of its results
 WORST_FIRST = ("fail", "crash", "timeout", "error", "flaky", "xpass", "xfail", "pass", "skip")
 #: outcomes (before expectations) that show the engine did not do what the rule says
@@ -31,9 +29,6 @@ SYMBOLS = {"pass": "✓", "xpass": "✓", "fail": "✗", "xfail": "✗", "error"
            "timeout": "!", "flaky": "≈", "skip": "–", "none": "·"}
 WORDS = {"xfail": "known fail", "xpass": "unexpected pass", "none": "no case"}
 TESTABLE = ("engine", "card-data")
-# conformance.settings.DEFAULT_CASE_TIMEOUT, copied (the report never imports the harness;
-# a test keeps the two equal): a run with it gives no --case-timeout in its rerun command.
-DEFAULT_CASE_TIMEOUT = 10.0
 STDERR_LINES = 40
 STDERR_CHARS = 4000
 
@@ -50,20 +45,6 @@ def slug(text: str, limit: int = 60) -> str:
         return clean
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
     return f"{clean}-{digest}" if clean else digest
-
-
-def rule_sort_key(ref: str) -> tuple[Any, ...]:
-    edition, _, number = ref.partition(":")
-    parts = [(int(x), "") if x.isdigit() else (0, x) for x in re.findall(r"\d+|[a-z]+", number)]
-    return (edition, parts)
-
-
-def counts(statuses: Iterable[str]) -> dict[str, int]:
-    """How many of each status, in the order of ``STATUSES``, leaving out the zeros."""
-    found: dict[str, int] = {}
-    for status in statuses:
-        found[status] = found.get(status, 0) + 1
-    return {s: found[s] for s in STATUSES if s in found}
 
 
 # ---- a rule's results ----
@@ -107,17 +88,6 @@ def cell(records: Sequence[Record]) -> Cell:
     status = next(s for s in WORST_FIRST if any(r.status == s for r in ran))
     return Cell(status, ran=len(ran), passed=sum(r.outcome == "pass" for r in ran),
                 skipped=len(records) - len(ran))
-
-
-def by_rule(records: Iterable[Record]) -> dict[tuple[str, str], list[Record]]:
-    """The records citing each rule in the rule's own edition, keyed by (engine, rule): the
-    same grouping as results.json's roll-up."""
-    found: dict[tuple[str, str], list[Record]] = {}
-    for record in records:
-        for ref in record.rules:
-            if ref.partition(":")[0] == record.edition:
-                found.setdefault((record.engine, ref), []).append(record)
-    return found
 
 
 @dataclass(frozen=True)
@@ -277,38 +247,6 @@ def tail(text: str, lines: int = STDERR_LINES, chars: int = STDERR_CHARS) -> tup
     return kept, len(kept) < len(text.rstrip("\n"))
 
 
-def bundled(folder: str) -> bool:
-    """Whether a case folder of a run is the suite's bundled one."""
-    path = Path(folder)
-    here = Path(__file__).resolve().parents[1] / "conformance" / "cases"
-    return path == here or path.parts[-2:] == ("conformance", "cases")
-
-
-def rerun_command(record: Record, options: Mapping[str, Any]) -> str:
-    """The command that runs this one case again, as its run ran it (the same command
-    ``mtgconf run`` prints, rebuilt from the options results.json keeps)."""
-    parts = ["mtgconf", "run"]
-    if record.engine != "reference":
-        parts += ["--engine", record.engine]
-    parts += ["--edition", record.edition, "--case", record.case_id]
-    folders = list(options.get("case_dirs") or [])
-    has_bundled = bool(folders) and bundled(folders[0])
-    for folder in folders[1:] if has_bundled else folders:
-        parts += ["--cases", folder]
-    if folders and not has_bundled:
-        parts.append("--no-bundled")
-    if options.get("expectations"):
-        parts += ["--expectations", str(options["expectations"])]
-    timeout = options.get("case_timeout", DEFAULT_CASE_TIMEOUT)
-    if timeout != DEFAULT_CASE_TIMEOUT:
-        parts += ["--case-timeout", f"{timeout or 0:g}"]
-    if options.get("validate_protocol"):
-        parts.append("--validate-protocol")
-    if options.get("repeat", 1) != 1:
-        parts += ["--repeat", str(options["repeat"])]
-    return shlex.join(parts)
-
-
 def engine_label(spec: str, info: Mapping[str, Any] | None) -> str:
     """How an engine is named: its declared name and version, or its spec."""
     if info:
@@ -316,5 +254,5 @@ def engine_label(spec: str, info: Mapping[str, Any] | None) -> str:
     return spec
 
 
-def run_of(runs: Sequence[Run], engine: str) -> Run:
+def run_of(runs: Sequence[Results], engine: str) -> Results:
     return next(r for r in runs if engine in r.engines)

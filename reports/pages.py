@@ -22,8 +22,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from conformance.resultsfile import (
+    STATUSES,
+    UNEXPECTED,
+    Record,
+    Results,
+    by_rule,
+    counts,
+    rerun_command,
+)
 from reports import model
-from reports.inputs import BadInput, CoverageInput, FuzzRun, Mutant, Record, Run
+from reports.inputs import BadInput, CoverageInput, FuzzRun, Mutant
 from reports.model import Cell, Change, Headline
 
 if TYPE_CHECKING:
@@ -35,11 +44,11 @@ GIST_CHARS = 140
 
 @dataclass(frozen=True)
 class Inputs:
-    runs: tuple[Run, ...]
+    runs: tuple[Results, ...]
     coverage: CoverageInput | None = None
     mutants: tuple[Mutant, ...] | None = None
     fuzz: tuple[FuzzRun, ...] = ()
-    baseline: Run | None = None
+    baseline: Results | None = None
     title: str = "Rules conformance report"
 
 
@@ -98,7 +107,7 @@ class Site:
         self.records: list[Record] = sorted((r for run in inputs.runs for r in run.records),
                                             key=lambda r: r.key)
         self.options = {r.key: run.options for run in inputs.runs for r in run.records}
-        self.rule_records = model.by_rule(self.records)
+        self.rule_records = by_rule(self.records)
         self.editions = [e for e in corpus.editions
                          if any(e in engine.editions for engine in self.engines)] \
             or list(corpus.editions)
@@ -184,7 +193,7 @@ class Site:
         baseline = self.inputs.baseline
         if baseline is None:
             return {}
-        rule_records = model.by_rule(baseline.records)
+        rule_records = by_rule(baseline.records)
         out = {}
         for engine in self.engines:
             spec = engine.spec if engine.spec in baseline.engines or len(baseline.engines) != 1 \
@@ -204,7 +213,7 @@ class Site:
                 if record.status == "skip":
                     blockers.update(record.detail.get("blockers") or [record.message])
             failing = sorted((r for r in records if r.key in self.failure_href),
-                             key=lambda r: (r.status not in model.UNEXPECTED, r.case_id))
+                             key=lambda r: (r.status not in UNEXPECTED, r.case_id))
             engines.append({
                 "engine": engine,
                 "headline": self.headline(engine),
@@ -212,14 +221,14 @@ class Site:
                 "editions": [(e, self.headline(engine, [e])) for e in engine.editions],
                 "beyond_editions": [(e, self.headline(engine, [e], outside=True))
                                     for e in engine.editions],
-                "not_played": [(e, model.counts(r.status for r in records if r.edition == e))
+                "not_played": [(e, counts(r.status for r in records if r.edition == e))
                                for e in engine.not_played],
                 "failing": [(r, self.failure_href[r.key]) for r in failing],
                 "blockers": blockers.most_common(BLOCKERS_SHOWN),
                 "more_blockers": max(0, len(blockers) - BLOCKERS_SHOWN),
                 "runs": [run for run in self.inputs.runs if engine.spec in run.engines],
             })
-        statuses = [s for s in model.STATUSES if any(r.status == s for r in self.records)]
+        statuses = [s for s in STATUSES if any(r.status == s for r in self.records)]
         changes = self.changes()
         grouped = None
         if changes is not None:
@@ -400,7 +409,7 @@ class Site:
             diff=model.diff(detail.get("expected"), detail.get("observed"))
             if has_check else [],
             stderr=stderr, stderr_cut=cut,
-            rerun=model.rerun_command(record, self.options[record.key]))
+            rerun=rerun_command(record, self.options[record.key]))
 
     def anomalies_page(self) -> Page:
         groups = [(edition, [(rule, rule_href(rule.ref), anomaly)
@@ -447,7 +456,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
 
 
-def _engines(runs: Sequence[Run]) -> list[Engine]:
+def _engines(runs: Sequence[Results]) -> list[Engine]:
     """The engines of the runs, in the order given; an engine in several files (one run per
     edition, say) is one engine, unless two files ran the same case in the same edition."""
     found: dict[str, dict[str, Any]] = {}
@@ -455,10 +464,11 @@ def _engines(runs: Sequence[Run]) -> list[Engine]:
     for number, run in enumerate(runs):
         for record in run.records:
             if seen.setdefault(record.key, number) != number:
-                raise BadInput(run.path, f"{record.edition}::{record.case_id} against "
-                               f"{record.engine} is also in {runs[seen[record.key]].path}: "
-                               "give each engine's results once")
-        for spec, info in run.engines.items():
+                raise BadInput(run.path or "results", f"{record.edition}::{record.case_id} "
+                               f"against {record.engine} is also in "
+                               f"{runs[seen[record.key]].path}: give each engine's results once")
+        for spec, declared_info in run.engines.items():
+            info = declared_info.serializable() if declared_info else None
             entry = found.setdefault(spec, {"info": info, "editions": [], "sources": [],
                                             "not_played": []})
             entry["info"] = entry["info"] or info

@@ -1,5 +1,6 @@
 """Rendering: one Jinja2 template per page kind (``reports/templates``), autoescape always on,
-written to a folder that replaces the previous report only once it is whole.
+written to a folder that replaces the previous report only once it is whole
+(``conformance.atomic.folder``).
 
 Every text of an engine (its name, messages, stderr, card names) reaches a page through a
 template's ``{{ }}`` and is escaped there; no template marks anything safe, and the pages
@@ -9,7 +10,6 @@ carry a Content-Security-Policy that allows no script at all.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import dataclass
 from functools import cache
@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 
+from conformance import atomic
 from reports import ci, model
 from reports.pages import Page, Site
 
@@ -67,12 +68,9 @@ def write(site: Site, out: Path) -> Written:
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
         raise OutputError(f"{out}: a folder that is not a report; give an empty or new "
                           "folder (a previous report there is replaced)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f".{out.name}.{os.getpid()}.partial")
-    shutil.rmtree(partial, ignore_errors=True)
     env = environment()
     size = 0
-    try:
+    with atomic.folder(out) as partial:
         pages = site.pages()
         for page in pages:
             target = partial / page.path
@@ -89,19 +87,11 @@ def write(site: Site, out: Path) -> Written:
                 _write_json(partial / "badges" / f"{engine.slug}.json", ci.badge(site, engine))
         (partial / MARKER).write_text("written by mtgconf report; replaced by the next one\n",
                                       encoding="utf-8")
-        if out.exists():
-            old = out.with_name(f".{out.name}.{os.getpid()}.old")
-            out.replace(old)
-            partial.replace(out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            partial.replace(out)
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
     return Written(index=out / "index.html", pages=len(pages), bytes=size, markdown=markdown,
                    changes=ci.change_lines(site))
 
 
 def _write_json(path: Path, data: Any) -> None:
+    # Inside the folder atomic.folder swaps in whole: no file of it needs its own swap.
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -82,11 +82,10 @@ def test_json_reports_every_figure_with_its_spread(capsys):
             assert figure["ratio"] is None, key
         else:
             assert figure["ratio"]["median"] > 0, key
-    # wall time includes the time inside engine calls, and validation costs something: time
-    # outside them (its slowdown, a ratio of rates, is too close to 1 for a 0.05 s budget)
+    # wall time includes the time inside engine calls. How much validation costs is the
+    # benchmark's own figure (docs/benchmarks.md), not this test's: two 0.05 s medians on a
+    # shared machine do not order reliably
     assert all(figures[f"overhead.{v}"]["min"] >= 1 for v in VARIANTS)
-    assert figures["overhead.in-process+validate"]["median"] > \
-        figures["overhead.in-process"]["median"]
     run = figures["suite.in-process"]["runs"][0]
     assert run["case_runs"] >= 1 and run["statuses"] == {"pass": run["case_runs"]}
     assert run["suite_case_runs"] > 200 and run["skipped"] == 0

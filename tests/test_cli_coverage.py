@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from conformance import casefile
+from conformance import casefile, schemas
 from conformance.coverage import Coverage
 from mtgconf import main
 
@@ -146,6 +146,7 @@ def test_the_command_reports_sections_and_fails_under_a_floor(tmp_path, capsys):
                      capsys.readouterr().out)
     assert main([*argv, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
+    assert schemas.first_error("coverage.json", data) is None  # the writer keeps its schema
     assert data["summary"]["covered"] == 2
     rule = next(r for r in data["rules"] if r["rule"] == "cr2004:101.3")
     assert rule == {"rule": "cr2004:101.3", "section": "101", "outside": False,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,6 +64,39 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     assert "6 results: 2 pass, 4 xfail (all as expected)" in out
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert data["options"]["expectations"] == str(tmp_path / "expected.yaml")
+    assert data["options"]["case_dirs"] == [str(FROZEN)]
+    assert data["options"]["bundled_case_dirs"] == []  # --no-bundled
+
+
+def test_the_run_parses_its_engine_once_and_loads_its_inputs_once(tmp_path, capsys,
+                                                                   monkeypatch):
+    # In this process: the engine spec is parsed at the option; the plugin takes the command's
+    # own settings, cases and expectations (nothing read back from argv, no file read twice).
+    from conformance import collect, lint
+    from conformance.expectations import Expectations
+    from conformance.settings import Settings
+    from conformance.transports import EngineSpec
+
+    calls: Counter[str] = Counter()
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return call
+
+    for owner, name in [(EngineSpec, "parse"), (Expectations, "load"), (Settings, "from_options")]:
+        monkeypatch.setattr(owner, name, counted(name, getattr(owner, name)))
+    for module in (lint, collect):
+        monkeypatch.setattr(module, "load_checked", counted("load_checked", lint.load_checked))
+    expected = tmp_path / "expected.yaml"
+    expected.write_text("engine: toy\nexpectations: {}\n")
+    code, out, err = cli(capsys, "run", "--engine", CORRECT, "--rules", "cr2004:212.6*", "-n",
+                         "0", "--no-bundled", "--cases", str(FROZEN), "--expectations",
+                         str(expected), "--no-report", "--out", str(tmp_path / "out"))
+    assert code == 0, out + err
+    assert "6 results: 6 pass" in out
+    assert calls == {"parse": 1, "load": 1, "load_checked": 1}
 
 
 @pytest.mark.parametrize(("argv", "words"), [
@@ -122,7 +157,7 @@ def test_smoke_prints_the_declaration_and_plays(capsys):
     assert code == 0
     assert "engine:       toy 1.0" in out
     assert "capabilities: actions.legal, observe.events" in out
-    assert "implied by 1: actions.concede, actions.mana, actions.mulligan" in out
+    assert "implied by 1: actions.mulligan" in out
     assert "cr2004, seeded start;" in out and "to turn 3" in out
     assert out.rstrip().endswith("smoke: ok")
 
@@ -171,7 +206,12 @@ def test_expectations_generate_rejects_what_is_not_a_results_file(tmp_path, caps
     path.write_text('{"results": []}')
     code, _, err = cli(capsys, "expectations", "generate", str(path))
     assert code == 2
-    assert "not a valid results file" in err
+    assert f"{path}: format: not a results file (format is not 'mtg-conformance results')" \
+        in err
+    path.write_text('{"format": "mtg-conformance results", "version": 3}')
+    code, _, err = cli(capsys, "expectations", "generate", str(path))
+    assert code == 2
+    assert f"{path}: not a valid results file: 'harness' is a required property" in err
 
 
 def test_the_portability_document_holds_the_current_table():

@@ -220,7 +220,6 @@ def test_a_signal_ends_the_run_keeping_every_finished_case(tmp_path, signum, job
         if process.poll() is None:
             process.kill()
     assert process.returncode == code, err.decode()
-    assert took < 5, f"the run took {took:.1f}s to stop"
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert data["interrupted"] is True
     assert data["interrupted_by"] == signal.Signals(signum).name
@@ -228,6 +227,10 @@ def test_a_signal_ends_the_run_keeping_every_finished_case(tmp_path, signum, job
     finished = {(r["case_id"], r["edition"]) for r in streamed if "case_id" in r}
     assert {(r["case_id"], r["edition"]) for r in data["results"]} == finished
     assert 3 <= len(finished) < data["selected"]
+    # it stopped instead of finishing: the cases left would have taken at least one 0.25 s
+    # engine call each, spread over the workers (a bound that holds on a loaded machine too)
+    left = data["selected"] - len(finished)
+    assert took < left * 0.25 / max(int(jobs), 1), f"the run took {took:.1f}s to stop"
     junit = (tmp_path / "out" / "junit.xml").read_text()
     assert 'name="(run interrupted)"' in junit and 'type="interrupted"' in junit
     assert f"the run was interrupted ({signal.Signals(signum).name})" in err.decode()

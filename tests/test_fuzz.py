@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TWO_LANDS = "py:tests.fakes.fuzz_engines:TwoLands"
 #: the ci profile with little shrinking: a test shows a finding, not the smallest one
 QUICK = replace(PROFILES["ci"], shrink_seconds=3.0)
-FUZZ_SCHEMA = json.loads((ROOT / "reports" / "schemas" / "fuzz.json").read_text())
+FUZZ_SCHEMA = json.loads((ROOT / "spec" / "schemas" / "fuzz.json").read_text())
 
 
 @pytest.fixture(autouse=True)

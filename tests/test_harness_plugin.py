@@ -54,6 +54,19 @@ def test_switched_off_without_options(pytester, cases):
     assert "mtg-conformance: engines" not in result.stdout.str()
 
 
+def test_switched_off_it_parses_no_engine_spec(pytester, monkeypatch):
+    # A broken engine registry (a distribution's bad entry point) must not break the tests of a
+    # project that merely has the plugin installed.
+    from conformance.transports import EngineSpec
+
+    def refuse(cls: type, text: str) -> None:
+        raise AssertionError(f"the switched-off plugin parsed {text!r}")
+
+    monkeypatch.setattr(EngineSpec, "parse", classmethod(refuse))
+    pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    run(pytester).assert_outcomes(passed=1)
+
+
 def test_case_files_named_on_the_command_line_are_collected(pytester, cases):
     result = run(pytester, "mycases/mine.yaml", CORRECT, "--co", "-q")
     assert "mycases/mine.yaml::cr2004::mine.life" in result.stdout.str()
@@ -184,3 +197,20 @@ def test_several_engines_get_their_own_items(pytester):
                                       "PASSED"), ("OnlyCr2004", "modern", "SKIPPED")]:
         assert (f"turn.yaml::py:tests.fakes.miniatures:{engine}::{edition}::"
                 f"turn.first-player-skips-draw {outcome}") in out
+
+
+def test_the_options_the_workers_read_say_what_the_settings_say(pytester, tmp_path):
+    # The --mtg-* options are the one serialized form of a run's settings (an xdist worker
+    # reads them back): read back, they are the settings they were made from, field by field.
+    from conformance.settings import MinRun, Settings
+    from conformance.transports import EngineSpec
+
+    settings = Settings(
+        engines=(EngineSpec.parse("reference"), EngineSpec.parse(CORRECT.split("=", 1)[1])),
+        editions=("modern",), rules=("cr2004:101.*",), case_ids=("turn.*",),
+        case_dirs=(tmp_path / "mine",), expectations=tmp_path / "expected.yaml",
+        case_timeout=None, results=tmp_path / "out" / "results.json",
+        junit=tmp_path / "out" / "junit.xml", validate=True, max_restarts=0, repeat=3,
+        min_run=MinRun.parse("60%"))
+    config = pytester.parseconfig(*settings.pytest_args())
+    assert Settings.from_options(config.option, config.invocation_params.dir) == settings

@@ -96,6 +96,22 @@ def test_a_hang_is_a_timeout_and_then_the_engine_is_out():
     assert all(o.message.startswith("not run: ") for o in list(outcomes.values())[2:])
 
 
+def test_three_adjacent_protocol_slips_cost_three_cases_not_the_rest():
+    """A slip (an answer that is no response) costs its case and a restart that does not count
+    towards marking the engine broken: the restarted process answered hello. (Three slips in a
+    row, more than max_restarts=2: counted, they would mark it broken.)"""
+    import itertools
+
+    from tests.fakes import miniatures
+
+    miniatures.SlipsInThreeCases.games = itertools.count(1)
+    outcomes = list(run_all(miniature("SlipsInThreeCases"), max_restarts=2).values())
+    assert [o.status for o in outcomes[1:4]] == ["error"] * 3
+    assert all("observation" in o.message for o in outcomes[1:4])
+    assert not [o.message for o in outcomes if o.message.startswith("not run")]
+    assert {o.status for o in outcomes[:1] + outcomes[4:]} == {"pass"}
+
+
 def test_a_schema_break_is_an_error_with_validation_and_a_fail_without():
     cases = [c for c in BUNDLED if c.id == "start.life-twenty"]
     with_validation = run_all(miniature("BreaksTheSchema"), cases, validate=True)
@@ -275,11 +291,11 @@ def test_expectations_turn_outcomes_into_results():
     assert crashed.status == "crash" and kinds.is_unexpected(crashed)
     assert "expected fail: known bug (https://example.org/1), got crash" in crashed.message
     assert kinds.apply(kinds.Skipped("no"), fail).status == "skip"
-    record = kinds.CaseResult("a.b", "cr2004", ("cr2004:101.3",), "toy",
-                                kinds.apply(failed, fail), 0.5)
-    data = record.serializable()
-    assert (data["status"], data["outcome"], data["detail"]["expected_status"]) == (
+    record = Record.judged(case_id="a.b", edition="cr2004", rules=("cr2004:101.3",),
+                           engine="toy", result=kinds.apply(failed, fail), duration=0.5)
+    assert (record.status, record.outcome, record.detail["expected_status"]) == (
         "xfail", "fail", "fail")
+    assert Record.from_dict(record.to_dict()) == record  # its JSON form is the whole of it
 
 
 def test_expectations_files_are_strict(tmp_path):
@@ -323,17 +339,20 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     from conformance import schemas
     from conformance.recorder import ResultsRecorder
     from conformance.settings import Settings
+    from conformance.transports import EngineSpec
 
-    settings = Settings(engines=("toy",), editions=("cr2004",),
+    toy = "cmd:toy"  # never started: the recorder only names it
+    settings = Settings(engines=(EngineSpec.parse(toy),), editions=("cr2004",),
                         results=tmp_path / "results.json")
     recorder = ResultsRecorder(
-        settings, case_node=lambda nodeid: ("a.b", "cr2004", "toy", ["cr2004:101.3"],
+        settings, case_node=lambda nodeid: ("a.b", "cr2004", toy, ["cr2004:101.3"],
                                             "x.yaml", 3) if nodeid.endswith("a.b") else None)
     recorder.open_stream()
-    passed = kinds.CaseResult("c.d", "cr2004", ("cr2004:101.3", "modern:402.1"), "toy",
-                                kinds.Passed(), 0.1)
+    passed = Record.judged(case_id="c.d", edition="cr2004",
+                           rules=("cr2004:101.3", "modern:402.1"), engine=toy,
+                           result=kinds.Passed(), duration=0.1)
     recorder.pytest_runtest_logreport(SimpleNamespace(
-        nodeid="x.yaml::cr2004::c.d", mtg_result=passed.serializable(), failed=False))
+        nodeid="x.yaml::cr2004::c.d", mtg_result=passed.to_dict(), failed=False))
     # A report without a result: the worker running the case died.
     recorder.pytest_runtest_logreport(SimpleNamespace(
         nodeid="x.yaml::cr2004::a.b", failed=True, duration=0.5))
@@ -346,7 +365,7 @@ def test_results_documents_are_valid_and_keep_a_dead_workers_case(tmp_path):
     assert [(r["case_id"], r["status"]) for r in data["results"]] == [("a.b", "crash"),
                                                                      ("c.d", "pass")]
     assert data["results"][0]["file"] == "x.yaml" and data["results"][0]["line"] == 3
-    assert data["rules"] == [{"rule": "cr2004:101.3", "engine": "toy", "total": 2,
+    assert data["rules"] == [{"rule": "cr2004:101.3", "engine": toy, "total": 2,
                               "unexpected": 1, "counts": {"pass": 1, "crash": 1}}]
     assert (data["interrupted"], data["selected"]) == (False, 2)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conformance import schemas
 from conformance.mutation import MutantSet
 from mtgconf import main
 from reference_engine import mutants
@@ -155,6 +156,7 @@ def test_a_mutant_is_killed_by_a_failing_case_and_the_control_comes_first(tmp_pa
     assert "survived haste-ignored" in printed
     assert "1 of 2 mutants killed by a failing case" in printed
     data = json.loads(out.read_text(encoding="utf-8"))
+    assert schemas.first_error("mutants.json", data) is None  # the writer keeps its schema
     assert data["summary"] == {**data["summary"], "mutants": 2, "killed": 1, "survived": 1}
     killed = data["mutants"]["two-lands-per-turn"]
     assert killed["status"] == "killed"
@@ -204,6 +206,12 @@ def test_every_shipped_mutant_is_killed_by_a_failing_bundled_case():
     assert survivors == {}
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "docs" / "mutants").glob("baseline-*.json")),
+                         ids=lambda p: p.name)
+def test_the_earlier_kits_files_keep_the_schema_the_report_reads(path):
+    assert schemas.first_error("mutants.json", json.loads(path.read_text())) is None
+
+
 def _results(**statuses: str) -> dict[str, Any]:
     return {"format": "mtg-conformance mutants", "version": 2, "mutants": {
         m: {"status": s, "killed_by": ["cr2004::case.a"] if s == "killed" else []}
@@ -227,3 +235,17 @@ def test_compare_fails_when_a_killed_mutant_survives(tmp_path, capsys):
     assert "missing (killed before, not run after): c" in capsys.readouterr().out
     (tmp_path / "other.json").write_text('{"format": "x"}')
     assert main(["mutants", "compare", str(before), str(tmp_path / "other.json")]) == 2
+
+
+@pytest.mark.parametrize("edition", ["cr2004", "modern"])
+def test_a_turn_1_draw_step_that_draws_nothing_fails_the_skipped_draw_case(edition):
+    """turn.first-player-skips-draw checks that the step is skipped, not only that no card was
+    drawn: an engine with priority in a turn-1 draw step fails it in each edition."""
+    from conformance.casefile import load
+    from conformance.mutation import run_here, runs_of
+    from conformance.settings import BUNDLED_CASES
+
+    cases = [c for c in load([BUNDLED_CASES]).cases if c.id == "turn.first-player-skips-draw"]
+    result = run_here(REFERENCE_MUTANTS, "first-draw-step-without-a-draw",
+                      runs_of(cases, (edition,)), every=True, case_timeout=10)
+    assert result.killed_by == (f"{edition}::turn.first-player-skips-draw",)

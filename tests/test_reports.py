@@ -13,7 +13,6 @@ whose every text carries markup.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -28,9 +27,11 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import reports
+from conformance.resultsfile import Record, Results, by_rule, rerun_command
+from conformance.settings import BUNDLED_CASES
 from mtgconf import main
 from reports import model
-from reports.inputs import BadInput, Record, read_fuzz, read_results
+from reports.inputs import BadInput, read_fuzz
 from reports.pages import Inputs, Site
 from reports.render import MARKER, environment
 from spec.corpus import Corpus
@@ -248,7 +249,7 @@ def test_the_report_has_every_page_and_links_only_inside(suite, made):
     corpus = Corpus.load()
     for rule in corpus.all_rules:  # both parts
         assert (suite / "rules" / rule.edition / f"{rule.id}.html").is_file(), rule.ref
-    toy = read_results(made.toy()[0])
+    toy = Results.from_file(made.toy()[0])
     failing = [r for r in toy.records if r.status not in ("pass", "skip")]
     assert failing
     assert len(list((suite / "results").rglob("*.html"))) == len(failing)
@@ -362,7 +363,7 @@ def test_the_summary_shows_both_parts(suite, made):
 
 
 def test_a_rule_is_linked_only_when_it_has_a_page(made):
-    site = Site(Inputs(runs=(read_results(made.reference()[0]),)), Corpus.load())
+    site = Site(Inputs(runs=(Results.from_file(made.reference()[0]),)), Corpus.load())
     assert site._links(["modern:508.1a", "cr2004:212.6a", "modern:999.9"]) == [
         ("modern:508.1a", "rules/modern/508.1a.html"),
         ("cr2004:212.6a", "rules/cr2004/212.6a.html"), ("modern:999.9", None)]
@@ -411,7 +412,7 @@ def test_the_headline_counts_rules_that_passed_among_those_that_do_not_wait():
     corpus = Corpus.load()
     records = [record("a", "pass"), record("b", "fail", rules=("cr2004:212.6a",)),
                record("c", "pass", edition="modern")]  # a 2004 rule run in modern: not counted
-    head = model.headline("e", records, model.by_rule(records), corpus, ["cr2004"])
+    head = model.headline("e", records, by_rule(records), corpus, ["cr2004"])
     due = model.due_rules(corpus, ["cr2004"])
     assert head.rules_due == len(due) and all(not r.testability.get("waits") for r in due)
     assert (head.rules_tested, head.rules_passed, head.unexpected) == (2, 1, 1)
@@ -441,27 +442,39 @@ def test_a_failed_check_reads_as_a_diff():
 
 
 def test_the_rerun_command_is_the_one_mtgconf_run_prints(made, suite):
-    from conformance.settings import DEFAULT_CASE_TIMEOUT
-
-    assert model.DEFAULT_CASE_TIMEOUT == DEFAULT_CASE_TIMEOUT
     results, printed = made.toy()
     reruns = [line.split("rerun: ", 1)[1] for line in printed.splitlines() if "rerun: " in line]
     assert reruns
-    run = read_results(results)
-    rebuilt = [model.rerun_command(r, run.options) for r in run.records
-               if r.status in model.UNEXPECTED]
+    run = Results.from_file(results)
+    rebuilt = [rerun_command(r, run.options) for r in run.records if r.unexpected]
     assert sorted(rebuilt) == sorted(reruns)
     page = _a_failure_page(suite, "toy 1.0")
     assert "--case-timeout 5 --validate-protocol" in page
+    assert f"--cases {FROZEN} --cases {BEYOND} --no-bundled" in page
 
-    from mtgconf.commands.run import rerun_command
 
-    args = argparse.Namespace(engine="reference", cases=[], no_bundled=False, expectations=None,
-                              case_timeout=None, validate_protocol=False, repeat=1)
-    bundled = record("x", "fail", engine="reference")
-    options = {"case_dirs": [str(ROOT / "conformance" / "cases")], "case_timeout": 10.0}
-    assert model.rerun_command(bundled, options) == rerun_command(bundled, args) == \
-        "mtgconf run --edition cr2004 --case x"
+def test_results_files_say_which_case_folders_were_bundled(tmp_path):
+    bundled, mine = str(BUNDLED_CASES), str(tmp_path / "mine")
+    failed = record("x", "fail", engine="reference")
+    options = {"case_dirs": [bundled, mine], "bundled_case_dirs": [bundled]}
+    assert rerun_command(failed, options) == \
+        f"mtgconf run --edition cr2004 --case x --cases {mine}"
+    assert rerun_command(failed, {"case_dirs": [mine], "bundled_case_dirs": []}) == \
+        f"mtgconf run --edition cr2004 --case x --cases {mine} --no-bundled"
+    # A version 2 file does not say: the bundled folder is known by its place in the package,
+    # this installation's or another's.
+    elsewhere = "/elsewhere/site-packages/conformance/cases"
+    old = {"format": "mtg-conformance results", "version": 2, "harness": "h",
+           "engines": [{"spec": "reference", "info": None}], "editions": ["cr2004"],
+           "started": "s", "finished": "f", "interrupted": False, "selected": 0,
+           "options": {"case_dirs": [elsewhere, mine]},
+           "summary": {"total": 0, "unexpected": 0, "counts": {}}, "results": [],
+           "rules": []}
+    read = Results.from_dict(old)
+    assert read.options["bundled_case_dirs"] == [elsewhere]
+    assert rerun_command(failed, read.options) == \
+        f"mtgconf run --edition cr2004 --case x --cases {mine}"
+    assert read.to_dict()["version"] == 3
 
 
 def _a_failure_page(site: Path, engine_label: str) -> str:
@@ -473,7 +486,7 @@ def _a_failure_page(site: Path, engine_label: str) -> str:
 
 
 def test_the_site_data_is_built_without_rendering(made):
-    runs = [read_results(made.reference()[0]), read_results(made.toy()[0])]
+    runs = [Results.from_file(made.reference()[0]), Results.from_file(made.toy()[0])]
     site = Site(Inputs(runs=tuple(runs)), Corpus.load())
     assert [e.label for e in site.engines] == ["mtg-conformance-reference 0.1.0", "toy 1.0"]
     tree = site.tree_page("cr2004")
@@ -499,7 +512,7 @@ def test_an_edition_the_engine_does_not_play_is_shown_apart(made, tmp_path):
             item.pop("detail", None)
     path = tmp_path / "results.json"
     path.write_text(json.dumps(data))
-    site = Site(Inputs(runs=(read_results(path),)), Corpus.load())
+    site = Site(Inputs(runs=(Results.from_file(path),)), Corpus.load())
     assert site.engines[0].editions == ("modern",)
     assert site.engines[0].not_played == ("cr2004",)
     engine = site.summary_page().context["engines"][0]

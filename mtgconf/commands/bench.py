@@ -10,6 +10,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from conformance import atomic
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser, UsageError
 from mtgconf.commands.run import add_engine_option
@@ -139,7 +140,7 @@ def _bench(args: argparse.Namespace) -> int:
     else:
         print(table(report))
     if args.markdown is not None:
-        args.markdown.write_text(markdown(report, args.note), encoding="utf-8")
+        atomic.write_text(args.markdown, markdown(report, args.note))
         print(f"bench: wrote {args.markdown}", file=sys.stderr)
     for figure in report.errors:
         print(f"mtgconf: {figure.id}: {figure.error}", file=sys.stderr)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from conformance import atomic
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser
 
@@ -55,6 +56,6 @@ def _generate(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        atomic.write_text(args.output, text)
         print(f"wrote {args.output}", file=sys.stderr)
     return ExitCode.OK

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from conformance import atomic
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser, UsageError
 from mtgconf.commands.run import add_engine_option
@@ -144,7 +145,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     found = 0
     for result in results:
         path = args.out / f"fuzz-{result['edition']}.json"
-        path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        atomic.write_text(path, json.dumps(result, indent=2) + "\n")
         findings = result["findings"]
         found += len(findings)
         rate = result["steps"] / result["seconds"] if result["seconds"] else 0

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conformance import atomic
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser, UsageError
 from spec.editions import EDITIONS
@@ -164,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
                           "folders": [str(f) for f in args.cases]}})
     _report(summary, verbose=args.verbose)
     if args.json is not None:
-        args.json.write_text(json.dumps(summary.to_json(), indent=1) + "\n", encoding="utf-8")
+        atomic.write_text(args.json, json.dumps(summary.to_json(), indent=1) + "\n")
         print(f"written: {args.json}")
     counts = summary.counts()
     return ExitCode.OK if counts["killed"] == counts["mutants"] else ExitCode.UNEXPECTED

@@ -45,13 +45,14 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
 
 def _report(args: argparse.Namespace) -> int:
     import reports
+    from conformance.errors import InputError
 
     coverage = args.coverage or reports.coverage_beside(args.results)
     try:
         written = reports.build(args.results, args.out, coverage=coverage,
                                 mutants=args.mutants, fuzz=args.fuzz, baseline=args.baseline,
                                 title=args.title)
-    except (reports.BadInput, reports.OutputError) as exc:
+    except (InputError, reports.OutputError) as exc:
         raise UsageError(str(exc)) from None
     if written.changes is not None:
         print("What changed against the baseline:")

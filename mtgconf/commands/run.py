@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import conformance
 from conformance import settings
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser, UsageError
 from spec.editions import EDITIONS
+
+if TYPE_CHECKING:
+    from conformance.transports import EngineSpec
 
 CONFORMANCE_DIR = Path(conformance.__file__).resolve().parent
 RUN_INI = CONFORMANCE_DIR / "run.ini"
@@ -42,7 +44,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
         "edition), 5 an internal error of the harness, 130 interrupted (SIGINT), 143 "
         "terminated (SIGTERM).",
     )
-    add_engine_option(run)
+    add_engine_option(run, parse=True)
     run.add_argument("--edition", choices=EDITION_CHOICES, default="all",
                      help="Run the cases under this edition only (default: all)")
     run.add_argument("--rules", action="append", default=[], metavar="GLOB",
@@ -87,9 +89,15 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     run.set_defaults(handler=_run)
 
 
-def add_engine_option(parser: argparse.ArgumentParser) -> None:
+def add_engine_option(parser: argparse.ArgumentParser, *, parse: bool = False) -> None:
+    """The ``--engine`` option. With ``parse``, its value is the parsed ``EngineSpec`` (a bad
+    one raises ``BadEngineSpec`` out of the command line's parsing: exit 2), carried from
+    there to every use; without, its text (the commands that still parse it themselves)."""
+    from conformance.transports import EngineSpec
+
     parser.add_argument(
         "--engine", default="reference", metavar="ENGINE",
+        type=EngineSpec.parse if parse else str,
         help="The engine: reference (the bundled one, default), a named third-party engine "
         "(phase, python-mtg: installed with pip extras; or one a package names through the "
         "entry-point group mtgconf.engines), py:MODULE:CLASS (a Python engine in this "
@@ -125,24 +133,27 @@ def default_jobs(session: Any, cases: list[Any], editions: tuple[str, ...], runs
     if n:
         return str(n), session  # the workers start their own engines
     session.close()
-    return "0", start_engine(session.spec.text, validate=session.validate)
+    return "0", start_engine(session.spec, validate=session.validate)
 
 
-def start_engine(text: str, *, validate: bool = False) -> Any:
-    """Parse an engine spec and shake hands; returns the started session.
+def start_engine(engine: EngineSpec | str, *, validate: bool = False) -> Any:
+    """Start an engine and shake hands; returns the started session. A text is parsed first
+    (the commands whose ``--engine`` is text).
 
     :raises BadEngineSpec: (exit 2) :raises SetupError: (exit 3)
     """
     from conformance.session import EngineSession
     from conformance.transports import EngineSpec
 
-    session = EngineSession(EngineSpec.parse(text), validate=validate)
+    spec = EngineSpec.parse(engine) if isinstance(engine, str) else engine
+    session = EngineSession(spec, validate=validate)
     session.start()
     return session
 
 
 def settings_of(args: argparse.Namespace) -> settings.Settings:
-    """The run's settings from the command line (the plugin reads back the same)."""
+    """The run's settings from the command line: the object the plugin in this process uses
+    (its ``--mtg-*`` options, ``Settings.pytest_args``, are for the xdist workers)."""
     out: Path = args.out.resolve()
     return settings.Settings(
         engines=(args.engine,),
@@ -167,12 +178,10 @@ def settings_of(args: argparse.Namespace) -> settings.Settings:
 def _run(args: argparse.Namespace) -> int:
     import pytest
 
-    from conformance.collect import RunContext
     from conformance.expectations import Expectations
     from conformance.lint import load_checked
-    from conformance.transports import EngineSpec
+    from conformance.plugin import RunContext
 
-    EngineSpec.parse(args.engine)  # a bad spec is a usage error, before anything else
     if args.no_bundled and not args.cases:
         raise UsageError("--no-bundled needs at least one --cases folder")
     run = settings_of(args)
@@ -183,8 +192,8 @@ def _run(args: argparse.Namespace) -> int:
     cases = load_checked(run.case_dirs)
     cases.raise_for_problems()
     loading = time.perf_counter() - began
-    if run.expectations is not None:
-        Expectations.load(run.expectations, cases.ids)
+    expectations = Expectations.load(run.expectations, cases.ids) \
+        if run.expectations is not None else None
     selected = [c for c in cases.cases if set(c.editions) & set(run.editions)
                 and run.selects(c.id, c.rules)]
     if not selected:
@@ -203,7 +212,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"cases: {len(selected)} selected of {len(cases.cases)} ({runs} case runs); "
           f"editions {', '.join(run.editions)}")
     for problem in info.unknown():
-        print(f"warning: {args.engine} declared {problem}: the harness does not know it",
+        print(f"warning: {args.engine.text} declared {problem}: the harness does not know it",
               file=sys.stderr)
     sys.stdout.flush()
 
@@ -221,7 +230,10 @@ def _run(args: argparse.Namespace) -> int:
     ]
     if jobs != "0":
         argv += ["-n", jobs]
-    context = RunContext(cases=cases, sessions={args.engine: session}, from_cli=True)
+    # The plugin in this process takes these objects as they are; the workers read the
+    # settings back from argv and load the cases and expectations, once each.
+    context = RunContext(settings=run, cases=cases, expectations=expectations,
+                         sessions={args.engine.text: session})
     try:
         code = pytest.main(argv, plugins=[context])
     finally:
@@ -237,7 +249,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"mtgconf: internal error: the run did not complete (pytest exit status "
               f"{int(code)}); this is a bug of mtg-conformance", file=sys.stderr)
         return ExitCode.HARNESS
-    code = summarise(context.results, run, args)
+    code = summarise(context.results, run)
     if context.interrupted_by is not None:
         # A signal asks for a prompt stop (a CI job limit sends SIGTERM, then SIGKILL): the
         # results are written; the report, the slow part, can be written from them later.
@@ -254,12 +266,12 @@ def write_report(cases: Any, run: settings.Settings) -> None:
     """Beside results.json: coverage.json (the suite's coverage, with each case's quotes) and
     the HTML report (``reports``, built from those two files alone); print where it is."""
     import reports
-    from conformance.resultsfile import write_json
+    from conformance import atomic
     from mtgconf.commands.report import publish_summary
 
     results = _results_file(run)
     coverage = results.with_name(reports.COVERAGE_FILE)
-    write_json(coverage, coverage_document(cases))
+    atomic.write_json(coverage, coverage_document(cases))
     try:
         written = reports.build([results], results.with_name("report"), coverage=coverage)
     except reports.OutputError as exc:
@@ -294,9 +306,10 @@ def coverage_document(cases: Any) -> dict[str, Any]:
     return document
 
 
-def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) -> int:
+def summarise(results: Any, run: settings.Settings) -> int:
     """Print what went wrong (each with the command that reruns it), what blocked the
     skipped cases, the results per section and the verdict; the run's exit status."""
+    from conformance.resultsfile import rerun_command
     from conformance.verdict import blocker_counts, judge
     from spec.corpus import Corpus
 
@@ -308,7 +321,7 @@ def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) ->
             where = f" ({_relative(record.file)}:{record.line})" if record.file else ""
             print(f"  [{record.status}] {record.edition}::{record.case_id}{where}: "
                   f"{record.message}")
-            print(f"      rerun: {rerun_command(record, args)}")
+            print(f"      rerun: {rerun_command(record, results.options)}")
         print()
     blocked = blocker_counts(results)
     if blocked:
@@ -338,27 +351,6 @@ def summarise(results: Any, run: settings.Settings, args: argparse.Namespace) ->
         print(f"mtgconf: {reason}", file=sys.stderr)
     print(f"results: {run.results}\njunit:   {run.junit}")
     return verdict.code
-
-
-def rerun_command(record: Any, args: argparse.Namespace) -> str:
-    """The command that runs this one case again, as this run ran it."""
-    parts = ["mtgconf", "run"]
-    if args.engine != "reference":
-        parts += ["--engine", args.engine]
-    parts += ["--edition", record.edition, "--case", record.case_id]
-    for folder in args.cases:
-        parts += ["--cases", str(folder)]
-    if args.no_bundled:
-        parts.append("--no-bundled")
-    if args.expectations is not None:
-        parts += ["--expectations", str(args.expectations)]
-    if args.case_timeout is not None:
-        parts += ["--case-timeout", f"{args.case_timeout:g}"]
-    if args.validate_protocol:
-        parts.append("--validate-protocol")
-    if args.repeat != 1:
-        parts += ["--repeat", str(args.repeat)]
-    return shlex.join(parts)
 
 
 def _relative(path: str) -> str:

@@ -28,6 +28,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from conformance import atomic
 from spec.cardpool import CardData, default_pool
 
 #: Bump when the AtomicCards translation below changes.
@@ -167,13 +168,6 @@ def _pool_hash(cards: dict[str, CardData]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
-
-
 @cache
 def card_database() -> CardDatabase:
     """The engine's card database for the modern pool, generated at first use and cached."""
@@ -190,8 +184,8 @@ def card_database() -> CardDatabase:
         faces, excluded = generate(cards)
         meta = {"phase": phase_version(), "generator": GENERATOR_VERSION,
                 "cards": sorted(n for n in cards if n not in excluded), "excluded": excluded}
-        _write_atomically(data_path, json.dumps(faces, ensure_ascii=False, sort_keys=True))
-        _write_atomically(meta_path, json.dumps(meta, ensure_ascii=False, indent=1,
+        atomic.write_text(data_path, json.dumps(faces, ensure_ascii=False, sort_keys=True))
+        atomic.write_text(meta_path, json.dumps(meta, ensure_ascii=False, indent=1,
                                                 sort_keys=True))
     return CardDatabase(data_path, tuple(meta["cards"]), dict(meta["excluded"]))
 
