@@ -1,7 +1,8 @@
 """Mutants of combat outside the seeds: the combat steps and who gets priority in them, who may
-attack and block, evasion, removal from combat and combat damage (modern 506-511; 2004 306-311,
-500 and 501). The keyword abilities (modern 702, 2004 502) have their own module; only the
-first-strike combat damage step (modern 510.4) is here."""
+attack and block, evasion, removal from combat and combat damage (sections 506 to 511 of the
+modern rules; 306 to 311, 500 and 501 of the 2004 rules). The keyword abilities have their own
+module; only the first-strike combat damage step (modern 510.4) is here. Each mutant names the
+rules it breaks."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from reference_engine.mutants.patching import Patcher
 from reference_engine.mutants.registry import mutant
 from reference_engine.targets import Targets
 
-# -- the steps of combat and priority in them (modern 506.1, 507-511; 2004 306.1, 307-311) -----
+# -- the steps of combat and priority in them ------------------------------------------------
 
 
 @mutant("beginning-of-combat-step-skipped",
@@ -111,7 +112,7 @@ def _no_first_strike_step(p: Patcher) -> None:
     p.source(combat.Combat.first_strike_step, ("return found or None", "return None"))
 
 
-# -- who may attack and block (modern 506.2-3, 508.1, 509.1; 2004 306.3, 308.2, 309.2, 500) ----
+# -- who may attack and block, and evasion --------------------------------------------------
 
 
 @mutant("tapped-creature-attacks", "modern:508.1 modern:508.1a cr2004:308.2 cr2004:308.2a",
@@ -211,7 +212,7 @@ def _attackers_untapped(p: Patcher) -> None:
              ('if not self.has(obj, "vigilance"):', "if False:"))
 
 
-# -- removal from combat (modern 506.4; 2004 306.2) --------------------------------------------
+# -- removal from combat ----------------------------------------------------------------------
 
 
 @mutant("regenerated-creature-stays-in-combat", "modern:506.4 cr2004:306.2",
@@ -229,7 +230,7 @@ def _tapped_blocker_leaves(p: Patcher) -> None:
         "obj.blocking is not None and obj.tapped)"))
 
 
-# -- combat damage (modern 510; 2004 310) ------------------------------------------------------
+# -- combat damage ----------------------------------------------------------------------------
 
 
 @mutant("damage-assigned-by-defending-player", "modern:510.1 cr2004:310.1",
