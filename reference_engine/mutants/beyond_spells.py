@@ -265,3 +265,15 @@ def _cost_in_part(p: Patcher) -> None:
         "assert found is not None  # the action was checked: the pool pays\n"
         "        spend = found",
         "spend = found if found is not None else list(player.pool)"))
+
+
+@mutant("gone-source-read-as-it-is-now", "modern:608.2h",
+        "An ability whose source has left the battlefield reads the source as it is now, not "
+        "as it last existed there: Stone Giant returned to its owner's hand has lost the power "
+        "Holy Strength gave it.")
+def _no_last_known(p: Patcher) -> None:
+    p.source(Layers.known_chars, (
+        "if obj.last_chars is not None:\n",
+        "if obj.id not in self.objects and obj.successor is not None:\n"
+        "        return self.chars(obj.successor)\n"
+        "    if obj.last_chars is not None:\n"))
