@@ -14,7 +14,6 @@ from reference_engine.game import Game
 from reference_engine.layers import Layers
 from reference_engine.mutants.patching import Patcher
 from reference_engine.mutants.registry import mutant
-from reference_engine.registry import REGISTRY
 
 # -- continuous effects: layers, sublayers, timestamps ------------------------------------------
 
@@ -96,11 +95,10 @@ def _shield_any_source(p: Patcher) -> None:
         "A source of one's choice can only be a permanent: Circle of Protection: Red cannot "
         "choose a Lightning Bolt on the stack.")
 def _source_only_permanents(p: Patcher) -> None:
-    # The effect is a closure made once per card: patch the Circles' own functions.
-    for name in ("Circle of Protection: Red", "Circle of Protection: Artifacts"):
-        effect = REGISTRY.general[name].abilities[0].effect
-        assert effect is not None
-        p.source(effect, ("for on_stack in game.stack:", "for on_stack in ():"))
+    # Every "source of your choice" is offered by Board.choosable_sources: only the
+    # permanents are left of what it finds.
+    p.source(Board.choosable_sources, ("return list(distinct.values())",
+                                       "return list(self.live())"))
 
 
 @mutant("regeneration-shield-lasts-the-turn", "cr2004:419.6b",
