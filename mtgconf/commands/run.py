@@ -72,8 +72,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
                      help="Check every message both ways against its JSON Schema; a violation "
                      "is an error of that case")
     run.add_argument("--max-restarts", metavar="N", type=settings.count, default=None,
-                     help="Restarts of a crashed or hung engine in a row before its remaining "
-                     f"cases are reported as not run (default: {settings.DEFAULT_MAX_RESTARTS})")
+                     help="Failed restarts of a crashed or hung engine in a row (it did not "
+                     "start or answer hello) before its remaining cases are reported as not "
+                     f"run (default: {settings.DEFAULT_MAX_RESTARTS})")
     run.add_argument("--repeat", metavar="N", type=settings.positive, default=1,
                      help="Run each case N times, each in a fresh game; a case whose runs end "
                      "differently is reported as flaky (default: 1)")
