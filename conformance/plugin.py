@@ -65,7 +65,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--mtg-edition", action="append", dest="mtg_editions", default=[], metavar="EDITION",
         type=checked.edition,
         help=f"Edition to run cases under: {', '.join(checked.EDITIONS)} or all (repeatable) "
-             "[all]")
+             "[the editions the engine declares]")
     group.addoption(
         "--mtg-rules", action="append", dest="mtg_rules", default=[], metavar="GLOB",
         help="Only cases citing a rule matching GLOB, e.g. cr2004:101.* or 217.* (repeatable)")
