@@ -9,6 +9,15 @@ seeds apart, and merges what they found.
 
 The example database (Hypothesis's own) makes a campaign start with the games that failed
 before: a local directory by default, a directory shared by several machines, or Redis.
+
+A campaign plays on the engines it is given (``fuzz.engines.FuzzEngines``, owned by its
+caller), or on its own, started when it runs and closed when it ends.
+
+Hypothesis has no setting for two things a campaign needs (a bound on the time spent
+shrinking, draws that ignore the constants of the modules imported), so the campaign sets
+private attributes of Hypothesis for the duration of a round: ``HYPOTHESIS_PRIVATES`` lists
+them, a campaign fails with ``HypothesisMoved`` (naming the attribute) if one is missing, and
+``tests/test_fuzz.py`` fails on the installed Hypothesis if one moved.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
+from conformance.protocol import EngineInfo
+from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS
 from fuzz.machine import (
     ENGINE_ERROR,
@@ -37,8 +48,7 @@ from fuzz.machine import (
     Finding,
     Findings,
     FuzzConfig,
-    close_sessions,
-    engine_info,
+    check_config,
     fuzz_machine,
 )
 from fuzz.replay import case_from, write_case
@@ -86,12 +96,24 @@ class Campaign:
     out: Path | None = None
     progress: Callable[[str], None] | None = None
     findings: Findings = field(default_factory=Findings)
+    #: the engines to play on (the caller's, not closed here); None: the campaign's own
+    engines: FuzzEngines | None = None
     rounds: int = 0
     seconds: float = 0.0
     started: str = ""
+    #: what the engine declared, once the campaign has run
+    info: EngineInfo | None = None
 
     def run(self) -> Findings:
+        """Play rounds until the budget (or the rounds wanted) is spent; the findings."""
+        if self.engines is not None:
+            return self._run(self.engines)
+        with FuzzEngines() as engines:
+            return self._run(engines)
+
+    def _run(self, engines: FuzzEngines) -> Findings:
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self.info = check_config(self.config, engines)
         begin = time.monotonic()
         found: set[str] = set()
         last_report = begin
@@ -102,7 +124,7 @@ class Campaign:
             if self.config.invariants is not None:
                 remaining = tuple(i for i in remaining if i in self.config.invariants)
             config = replace(self.config, invariants=remaining)
-            machine = fuzz_machine(config, self.findings)
+            machine = fuzz_machine(config, engines, self.findings)
             round_seed = self.seed * 1_000_003 + self.rounds
             machine = seed(round_seed)(machine)
             chosen = settings(
@@ -148,7 +170,11 @@ class Campaign:
     # ---- results ----
 
     def results(self) -> dict[str, Any]:
-        info = engine_info(self.config.engine)
+        """The campaign's results file (``fuzz-EDITION.json``), its case files written
+        under ``out``; once it has run."""
+        info = self.info
+        if info is None:
+            raise RuntimeError("Campaign.results() before the campaign has run")
         records = []
         for key, finding in sorted(self.findings.by_key.items()):
             case = case_from(finding.violation, finding.trace, info.name) \
@@ -198,17 +224,61 @@ def _header(campaign: Campaign, finding: Finding) -> str:
             "engine keeps failing it.")
 
 
+#: the private attributes of Hypothesis a campaign sets, as (module, attribute): Hypothesis
+#: offers no setting for them
+HYPOTHESIS_PRIVATES = (
+    # the time one failure may be shrunk (a module constant, 300 s)
+    ("hypothesis.internal.conjecture.engine", "MAX_SHRINKING_SECONDS"),
+    # the constants of the modules imported so far, mixed into the draws
+    ("hypothesis.internal.conjecture.providers", "_get_local_constants"),
+    ("hypothesis.internal.conjecture.providers", "CONSTANTS_CACHE"),
+    ("hypothesis.internal.constants_ast", "Constants"),
+    # a seed forced on the whole process (--hypothesis-seed, pytest-xdist's workers)
+    ("hypothesis.core", "global_force_seed"),
+)
+
+
+class HypothesisMoved(RuntimeError):
+    """A private attribute of Hypothesis the campaign sets is gone from the installed
+    version: the campaign would silently shrink without bound or draw other games."""
+
+    def __init__(self, module: str, name: str) -> None:
+        import hypothesis
+
+        super().__init__(
+            f"fuzz.campaign sets {module}.{name}, which Hypothesis {hypothesis.__version__} "
+            "no longer has: install the Hypothesis version pyproject.toml was tested with, "
+            "or update fuzz.campaign.HYPOTHESIS_PRIVATES and the code that sets it")
+
+
+def hypothesis_private(module: str, name: str) -> Any:
+    """The module holding one of ``HYPOTHESIS_PRIVATES``, checked to hold it.
+
+    :raises HypothesisMoved: the module or the attribute is gone.
+    """
+    import importlib
+
+    if (module, name) not in HYPOTHESIS_PRIVATES:
+        raise ValueError(f"{module}.{name} is not listed in HYPOTHESIS_PRIVATES")
+    try:
+        holder = importlib.import_module(module)
+    except ImportError:
+        raise HypothesisMoved(module, name) from None
+    if not hasattr(holder, name):
+        raise HypothesisMoved(module, name)
+    return holder
+
+
 @contextlib.contextmanager
 def shrinking_bounded(seconds: float) -> Iterator[None]:
-    """Bound the time Hypothesis spends shrinking one failure. Hypothesis has no setting for
-    it, only a module constant (300 s), which this sets for the duration of a round."""
-    from hypothesis.internal.conjecture import engine
+    """Bound the time Hypothesis spends shrinking one failure, for the duration of a round.
 
-    old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
-    if old is None:
-        yield
-        return
-    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    :raises HypothesisMoved: the module constant moved.
+    """
+    engine = hypothesis_private("hypothesis.internal.conjecture.engine",
+                                "MAX_SHRINKING_SECONDS")
+    old = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = seconds
     try:
         yield
     finally:
@@ -220,22 +290,21 @@ def own_randomness() -> Iterator[None]:
     """The games depend on the round's seed alone. Hypothesis mixes into its draws
     constants it finds in the project's modules imported so far, so the games would depend on
     what else the process imported (a test run before, a literal edited anywhere); the
-    fuzzer's draws are indices, which no constant helps: off. (Private to Hypothesis: left
-    as it is if it moved.)"""
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-        old, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
-    except (ImportError, AttributeError):
-        yield
-        return
-    from hypothesis import core
+    fuzzer's draws are indices, which no constant helps: off.
 
+    :raises HypothesisMoved: one of the attributes this sets moved.
+    """
+    providers = hypothesis_private("hypothesis.internal.conjecture.providers",
+                                   "_get_local_constants")
+    hypothesis_private("hypothesis.internal.conjecture.providers", "CONSTANTS_CACHE")
+    constants = hypothesis_private("hypothesis.internal.constants_ast", "Constants")
+    core = hypothesis_private("hypothesis.core", "global_force_seed")
+    old, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
     # The campaign seeds each round itself: a seed forced on the whole process (pytest's
     # --hypothesis-seed, or pytest-xdist's workers) would also turn the example database off.
-    forced = getattr(core, "global_force_seed", None)
+    forced = core.global_force_seed
     core.global_force_seed = None
-    providers._get_local_constants = Constants
+    providers._get_local_constants = constants.Constants
     providers.CONSTANTS_CACHE = type(cache)(cache.max_size)
     try:
         yield
@@ -268,9 +337,11 @@ def open_database(spec: str | None) -> ExampleDatabase | None:
 
 def run_campaigns(configs: list[FuzzConfig], profile: Profile, *, budget: float | None,
                   seed_value: int, database: str | None, out: Path | None, jobs: int = 1,
-                  progress: bool = False, shrink_seconds: float | None = None
-                  ) -> list[dict[str, Any]]:
-    """One campaign per config (edition), each in ``jobs`` processes; the results files."""
+                  progress: bool = False, shrink_seconds: float | None = None,
+                  engines: FuzzEngines | None = None) -> list[dict[str, Any]]:
+    """One campaign per config (edition), each in ``jobs`` processes; the results files.
+    ``engines``: the caller's, played on in this process (``jobs`` 1); a process of its own
+    starts its own engines."""
     if shrink_seconds is not None:
         profile = replace(profile, shrink_seconds=shrink_seconds)
     results = []
@@ -278,12 +349,9 @@ def run_campaigns(configs: list[FuzzConfig], profile: Profile, *, budget: float 
         if jobs <= 1:
             campaign = Campaign(config, profile, budget or profile.budget, seed_value,
                                 None if budget else profile.rounds, database, out,
-                                _printer if progress else None)
-            try:
-                campaign.run()
-                results.append(campaign.results())
-            finally:
-                close_sessions()
+                                _printer if progress else None, engines=engines)
+            campaign.run()
+            results.append(campaign.results())
         else:
             results.append(_parallel(config, profile, budget, seed_value, database, out, jobs,
                                      progress))
@@ -301,10 +369,7 @@ def _worker(args: tuple[Any, ...]) -> dict[str, Any]:
                         _printer if progress else None)
     with contextlib.suppress(KeyboardInterrupt):
         campaign.run()
-    try:
-        return campaign.results()
-    finally:
-        close_sessions()
+    return campaign.results()
 
 
 def _parallel(config: FuzzConfig, profile: Profile, budget: float | None, seed_value: int,
@@ -313,7 +378,6 @@ def _parallel(config: FuzzConfig, profile: Profile, budget: float | None, seed_v
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    close_sessions()
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     work = [(config, profile, budget, seed_value + 7919 * k, database, out, progress)
             for k in range(jobs)]

@@ -1,10 +1,11 @@
 """The fuzzer as a Hypothesis state machine: each example plays one game against the engine.
 
-``fuzz_machine(config)`` returns a ``RuleBasedStateMachine`` class for one engine and edition:
-it starts a game drawn from the engine's declared cards, then each step performs an action
-drawn from the engine's legal actions (or, now and then, one the rules forbid) and checks
-every invariant; with ``against`` (differential mode) it plays the same actions on the
-reference engine and compares the two step by step. A broken invariant raises ``Failure``,
+``fuzz_machine(config, engines)`` returns a ``RuleBasedStateMachine`` class for one engine and
+edition, played on the sessions of ``engines`` (``fuzz.engines``: its caller owns them): it
+starts a game drawn from the engine's declared cards, then each step performs an action drawn
+from the engine's legal actions (or, now and then, one the rules forbid) and checks every
+invariant; with ``against`` (differential mode) it plays the same actions on the reference
+engine and compares the two step by step. A broken invariant raises ``Failure``,
 which Hypothesis shrinks to a small game; ``Findings`` keeps the last (smallest) failing trace
 of each kind for the replay file.
 
@@ -26,9 +27,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from conformance.errors import CallFailed, EngineRejected
 from conformance.protocol import EngineInfo
-from conformance.session import EngineSession
-from conformance.transports import EngineSpec
 from fuzz import observations as ob
+from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS, Invariant, Transition, Violation, check_all
 from fuzz.play import Play, Trace, opens_with_decisions
 from fuzz.strategies import Start, cards_for_rules, illegal_action, starts, topics_for
@@ -108,47 +108,15 @@ class Findings:
             self.by_key[key] = Finding(first, failure.trace, steps)
 
 
-# ---- engines, started once per process ----
-
-_SESSIONS: dict[str, EngineSession] = {}
-
-
-def session_for(engine: str, role: str = "tested") -> EngineSession:
-    """This process's session of an engine in a role (``tested``, or ``against`` in a
-    differential run: two sessions even when both are the same engine): started once,
-    restarted if it died."""
-    key = f"{role}:{engine}"
-    session = _SESSIONS.get(key)
-    if session is None or session.client is None:
-        session = EngineSession(EngineSpec.parse(engine))
-        session.start()
-        _SESSIONS[key] = session
-    assert session.client is not None
-    session.client.deadline = None
-    return session
-
-
-def close_sessions() -> None:
-    for session in _SESSIONS.values():
-        session.close()
-    _SESSIONS.clear()
-
-
-def engine_info(engine: str, role: str = "tested") -> EngineInfo:
-    info = session_for(engine, role).info
-    assert info is not None
-    return info
-
-
-def check_config(config: FuzzConfig) -> EngineInfo:
+def check_config(config: FuzzConfig, engines: FuzzEngines) -> EngineInfo:
     """The engine's declaration, if it can be fuzzed in that edition; raises SetupError (or
     ValueError naming what is missing) otherwise."""
-    info = engine_info(config.engine)
+    info = engines.info(config.engine)
     missing = [c for c in ("setup.start", "actions.legal") if c not in info.capabilities]
     if config.edition not in info.editions:
         missing.append(f"edition {config.edition}")
     if config.against is not None:
-        other = engine_info(config.against, "against")
+        other = engines.info(config.against, "against")
         missing += [f"{c} (for the differential run)" for c in ("setup.deck_order",
                     "observe.events") if c not in info.capabilities or
                     c not in other.capabilities]
@@ -177,12 +145,12 @@ def replays_the_same(play: Play) -> list[Violation]:
 
     trace = play.trace
     assert trace is not None
-    again = Play(play.client, play.info, play.edition, views=False)
+    again = Play(play.game.client, play.info, play.edition, views=False)
     again.start(copy.deepcopy(trace.setup), keep=not opens_with_decisions(trace.steps))
     for step in trace.steps:
         if step.named is None:
             return []  # an object without a handle: cannot be named in the second game
-        again.act(again.unname(step.named), listed=step.listed)
+        again.redo(step.named, listed=step.listed, rejected=step.rejected is not None)
     first, second = normalise(play.observation, play), normalise(again.observation, again)
     # A replay leaves the engine in the second game: the first one is over either way.
     for part, (a, b) in _differences(first, second):
@@ -192,11 +160,13 @@ def replays_the_same(play: Play) -> list[Violation]:
     return []
 
 
-def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
-                 replay_games: bool = True) -> type[RuleBasedStateMachine]:
-    info = check_config(config)
+def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | None = None,
+                 *, replay_games: bool = True) -> type[RuleBasedStateMachine]:
+    """The state machine of ``config``'s games, played on ``engines`` (which its caller owns
+    and closes); ``findings``: where the smallest failures are kept."""
+    info = check_config(config, engines)
     chosen = config.chosen()
-    shared = _shared_cards(config, info)
+    shared = _shared_cards(config, info, engines)
     focus = cards_for_rules(config.rules) if config.rules else frozenset()
     topics = topics_for(config.rules)
     # A name of its own: the methods below would see the parameter as still optional.
@@ -213,7 +183,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
 
         @initialize(start=starts(shared, config.edition, focus, topics))
         def start(self, start: Start) -> None:
-            session = session_for(config.engine)
+            session = engines.session(config.engine)
             assert session.client is not None
             self.play = Play(session.client, info, config.edition, views=config.views)
             self.plan = dict(start.mulligans)
@@ -224,7 +194,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
             found = check_all(transition, chosen, noted.checked)
             self.over = transition.refused is not None
             if config.against is not None:
-                other = session_for(config.against, "against")
+                other = engines.session(config.against, "against")
                 assert other.client is not None and other.info is not None
                 self.other = Play(other.client, other.info, config.edition, views=False)
                 mirrored = self.other.begin(copy.deepcopy(start.setup), keep=keep,
@@ -298,7 +268,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 # An object without a handle (a token): the game cannot be mirrored further.
                 self.other = None
                 return []
-            theirs = self.other.act(self.other.unname(last.named), listed=False)
+            theirs = self.other.redo(last.named, listed=False)
             if theirs.rejected is not None:
                 return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
                                   f"({theirs.rejected}), which {info.name} accepted")]
@@ -314,8 +284,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 else None
             views = None
             if transition.views and "observe.view" in self.other.capabilities:
-                views = (transition.views, {name: self.other.client.observe(name)
-                                            for name in ob.PLAYERS})
+                views = (transition.views, self.other.views())
             return diverges(transition.after, self.play, self.other, legal, views)
 
         def teardown(self) -> None:
@@ -358,12 +327,12 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
     return GameMachine
 
 
-def _shared_cards(config: FuzzConfig, info: EngineInfo) -> EngineInfo:
+def _shared_cards(config: FuzzConfig, info: EngineInfo, engines: FuzzEngines) -> EngineInfo:
     """The declaration whose cards the games draw from: in a differential run, the cards both
     engines declared."""
     if config.against is None:
         return info
-    other = engine_info(config.against, "against")
+    other = engines.info(config.against, "against")
     common = info.cards_for(config.edition) & other.cards_for(config.edition)
     return EngineInfo(info.name, info.version, info.protocol, info.editions,
                       info.capabilities & other.capabilities, common,

@@ -7,9 +7,10 @@ order), each action as a ``do`` step (an action drawn as illegal as ``expect_ill
 invariant can say what a correct engine shows, a last ``expect``. It cites the invariant's
 rules, so it is ready to promote into ``conformance/cases/`` once a person has read it.
 
-``replay`` runs such a file twice over: through the harness like any case (the verdict an
-engine's CI would see) and step by step with every invariant checked (which finds the
-violation even where the case has no last ``expect``).
+``replay`` runs such a case once, through the case runner like any case (the verdict an
+engine's CI would see), with every invariant watching the game the runner plays (``Watch``,
+an observer of the harness's game driver), which finds the violation even where the case has
+no last ``expect``, whatever its setup.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from typing import Any
 
 import yaml
 
-from conformance.errors import CallFailed, EngineRejected
-from conformance.protocol import ILLEGAL_SETUP
-from fuzz import observations as ob
-from fuzz.invariants import INVARIANTS, Violation, check_all
-from fuzz.play import Play, Trace, opens_with_decisions
+from conformance.case import Case
+from conformance.driver import Played, Started
+from conformance.errors import CallFailed
+from conformance.runner import run_case
+from conformance.session import EngineSession
+from fuzz.invariants import INVARIANTS, Transition, Violation, check_all
+from fuzz.machine import ENGINE_ERROR
+from fuzz.play import VIEWS_EVERY, Trace
 
 PROTOCOL_RULES = {
     # A protocol invariant cites no rule of its own: its case cites the rule of the step it
@@ -168,85 +172,57 @@ class Replayed:
         return self.verdict not in ("pass", "skip") or bool(self.violations)
 
 
-#: actions an ``advance`` step may take before it gives up (as the case runner)
-ADVANCE_LIMIT = 500
+class Watch:
+    """Every invariant watching a case's game as the case runner plays it (an ``Observer`` of
+    the game driver, conformance.driver): the violations of the first step that breaks one,
+    whatever the case's setup (a seeded start, a given state, a refused setup)."""
+
+    views_every = VIEWS_EVERY
+    wants_legal = True
+
+    def __init__(self, edition: str, capabilities: frozenset[str], rules: tuple[str, ...],
+                 refusal: str | None = None) -> None:
+        self.edition = edition
+        self.capabilities = capabilities
+        self.rules = rules
+        self.refusal = refusal  # the case expects the setup refused, for this reason
+        self.seeded = True
+        self.found: list[Violation] = []
+
+    def started(self, start: Started) -> None:
+        self.seeded = "start" in start.setup
+        if start.refused is not None:
+            return  # refused: whether it should have been is the harness's verdict
+        if self.refusal is not None:
+            self._note([Violation("deck-rules", self.rules, "the setup was accepted; the "
+                                  f"rules forbid it: {self.refusal}", forbidden=True)])
+            return
+        self._note(check_all(Transition(
+            self.edition, self.capabilities, start.after or {}, events=start.events,
+            views=start.views, seeded=self.seeded, setup=start.setup)))
+
+    def played(self, step: Played) -> None:
+        exc = step.rejected
+        rejected = f"{exc.type}: {exc.reason or exc.detail}" if exc is not None else None
+        self._note(check_all(Transition(
+            self.edition, self.capabilities, step.after or {}, step.before, step.action,
+            rejected, step.events, step.legal, step.views, self.seeded, step.listed)))
+
+    def failed(self, action: dict[str, Any] | None, error: CallFailed) -> None:
+        self._note([Violation(ENGINE_ERROR, (), f"{type(error).__name__}: {error}")])
+
+    def _note(self, found: list[Violation]) -> None:
+        if found and not self.found:
+            self.found = found
 
 
-def _advance(play: Play, target: dict[str, Any]) -> list[Violation]:
-    """Pass priority and answer declarations with ``done`` until ``target`` holds, checking
-    the invariants after each action (the case runner reports a target never reached)."""
-    for _ in range(ADVANCE_LIMIT):
-        observation = play.observation
-        if target.get("over") and ob.over(observation):
-            return []
-        turn = ob.turn(observation)
-        if not target.get("over") and all(
-                turn.get("number" if key == "turn" else key) == value
-                for key, value in target.items()):
-            return []
-        if ob.over(observation):
-            return []
-        pending = observation.get("pending") or {}
-        who = ob.holds_priority(observation)
-        action: dict[str, Any]
-        if who is not None:
-            action = {"action": "pass", "player": who}
-        elif pending.get("decision") in ("attack", "block", "declare_attackers",
-                                         "declare_blockers"):
-            action = {"action": "done", "player": pending.get("player")}
-        else:
-            return []  # another decision: the case runner says so
-        found = check_all(play.act(action, listed=True))
-        if found:
-            return found
-    return []
-
-
-def recheck(raw: dict[str, Any], edition: str, client: Any, info: Any) -> list[Violation]:
-    """Play a case's steps on an engine with every invariant checked after each; the
-    violations of the first step that breaks one."""
-    from conformance import paths
-
-    play = Play(client, info, edition)
-    refusal = next((step["expect_illegal_setup"] for step in raw.get("steps") or ()
-                    if "expect_illegal_setup" in step), None)
-    try:
-        found = check_all(play.start(raw["setup"], keep=not opens_with_decisions(
-            raw.get("steps") or ())))
-    except EngineRejected as exc:
-        if exc.type != ILLEGAL_SETUP:
-            raise
-        return []  # refused: whether it should have been is the harness's verdict
-    if refusal is not None:
-        return [Violation("deck-rules", tuple(raw.get("rules") or ()),
-                          f"the setup was accepted; the rules forbid it: {refusal}",
-                          forbidden=True)]
-    if found:
-        return found
-    for step in raw.get("steps") or ():
-        if "advance" in step:
-            found = _advance(play, step["advance"])
-            if found:
-                return found
-        if "bind" in step:
-            for handle, text in step["bind"].items():
-                selected = paths.resolve(paths.parse(text), play.observation,
-                                         lambda h, o: play.id_of.get(h) == o.get("id"),
-                                         full=True)
-                if isinstance(selected, list) and len(selected) == 1:
-                    play.id_of[handle] = selected[0].get("id")
-                    play.handle_of[selected[0].get("id")] = handle
-        for kind in ("do", "expect_illegal"):
-            if kind in step:
-                try:
-                    legal = play.legal()
-                    transition = play.act(play.unname(step[kind]), listed=kind == "do",
-                                          legal=legal)
-                except CallFailed as exc:
-                    return [Violation("engine-error", (), f"{type(exc).__name__}: {exc}")]
-                found = check_all(transition)
-                if found:
-                    return found
-        if ob.over(play.observation):
-            break
-    return []
+def replay(case: Case, edition: str, session: EngineSession) -> Replayed:
+    """Run a case once through the harness (the verdict an engine's CI would see) with every
+    invariant watching its game (which finds the violation even where the case has no last
+    ``expect``)."""
+    refusal = next((str(step.value) for step in case.steps
+                    if step.kind == "expect_illegal_setup"), None)
+    capabilities = frozenset(session.info.capabilities) if session.info else frozenset()
+    watch = Watch(edition, capabilities, case.rules, refusal)
+    outcome = run_case(case, edition, session, observer=watch)
+    return Replayed(case.id, edition, outcome.status, outcome.message, watch.found)

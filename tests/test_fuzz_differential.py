@@ -4,6 +4,7 @@ what it leaves alone, and the rules it cites. The end-to-end runs are in tests/t
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,7 +249,10 @@ def test_a_flawed_setup_is_illegal_and_the_others_legal(data: st.DataObject) -> 
     assert bool(problems or sideboard) == (flaw is not None), (flaw, problems, sideboard)
 
 
+@functools.cache
 def _reference_info() -> Any:
-    from fuzz.machine import engine_info
+    """What the reference engine declares (its session closed once read)."""
+    from fuzz.engines import FuzzEngines
 
-    return engine_info("reference")
+    with FuzzEngines() as engines:
+        return engines.info("reference")
