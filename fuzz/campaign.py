@@ -42,6 +42,7 @@ from conformance.protocol import EngineInfo
 from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS
 from fuzz.machine import (
+    DIFFERENTIAL,
     ENGINE_ERROR,
     PSEUDO_INVARIANTS,
     Failure,
@@ -51,7 +52,7 @@ from fuzz.machine import (
     check_config,
     fuzz_machine,
 )
-from fuzz.replay import case_from, write_case
+from fuzz.replay import case_from, cited, write_case
 
 FORMAT = "mtg-conformance fuzz"
 VERSION = 1
@@ -120,10 +121,14 @@ class Campaign:
         database = open_database(self.database)
         while time.monotonic() - begin < self.budget and (
                 self.rounds_wanted is None or self.rounds < self.rounds_wanted):
+            # The differential is found one part of the game at a time (a difference in the
+            # listed mana abilities at the first step hides no difference elsewhere).
             remaining = tuple(i for i in (*INVARIANTS, *PSEUDO_INVARIANTS) if i not in found)
             if self.config.invariants is not None:
                 remaining = tuple(i for i in remaining if i in self.config.invariants)
-            config = replace(self.config, invariants=remaining)
+            parts = tuple(sorted(k.split(" ", 1)[1] for k in found
+                                 if k.startswith(f"{DIFFERENTIAL} ")))
+            config = replace(self.config, invariants=remaining, known_differences=parts)
             machine = fuzz_machine(config, engines, self.findings)
             round_seed = self.seed * 1_000_003 + self.rounds
             machine = seed(round_seed)(machine)
@@ -135,16 +140,20 @@ class Campaign:
             try:
                 with shrinking_bounded(self.profile.shrink_seconds), own_randomness():
                     run_state_machine_as_test(machine, settings=chosen)
-            except Failure as failure:
-                found.add(failure.violations[0].invariant)
+            except Failure:
+                pass
             except Flaky as exc:
                 # A game that failed once and not when replayed: the engine is not
                 # deterministic. That is a finding in itself.
-                found.add("same-game-same-trace")
                 self._note_flaky(str(exc))
+            # Every invariant broken so far is left out of the next rounds, and only those:
+            # the others go on being checked (one broken at the first step of every game
+            # must not hide the rest).
+            found |= set(self.findings.by_key)
             self.rounds += 1
-            if ENGINE_ERROR in found:
-                break  # an engine that crashes would crash every round
+            crash = self.findings.by_key.get(ENGINE_ERROR)
+            if crash is not None and not crash.trace.steps:
+                break  # an engine that fails as a game starts would fail every game
             now = time.monotonic()
             if self.progress is not None and now - last_report >= 10:
                 last_report = now
@@ -176,7 +185,7 @@ class Campaign:
         if info is None:
             raise RuntimeError("Campaign.results() before the campaign has run")
         records = []
-        for key, finding in sorted(self.findings.by_key.items()):
+        for _, finding in sorted(self.findings.by_key.items()):
             case = case_from(finding.violation, finding.trace, info.name) \
                 if finding.trace.setup else None
             case_file = None
@@ -185,8 +194,8 @@ class Campaign:
                 write_case(case, path, header=_header(self, finding))
                 case_file = str(path)
             records.append({
-                "invariant": key,
-                "rules": list(finding.violation.rules),
+                "invariant": finding.violation.invariant,
+                "rules": cited(finding.violation, finding.trace),
                 "message": finding.violation.message,
                 "steps": finding.steps,
                 "case_file": case_file,
@@ -215,9 +224,10 @@ class Campaign:
 def _header(campaign: Campaign, finding: Finding) -> str:
     config = campaign.config
     against = f" --against {config.against}" if config.against else ""
+    rules = ", ".join(cited(finding.violation, finding.trace))
     return (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
             f"{config.edition} --profile {campaign.profile.name} --seed {campaign.seed}\n"
-            f"Broken: {finding.violation.describe()}\n"
+            f"Broken: {finding.violation.invariant} ({rules}): {finding.violation.message}\n"
             f"Replay: mtgconf fuzz replay THIS_FILE --engine {config.engine!r}\n"
             "To promote it into conformance/cases/: read it, give it a meaningful id and "
             "summary,\ncheck the quote, and list it in the engine's expectations file if the "

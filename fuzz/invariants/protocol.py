@@ -32,7 +32,8 @@ def _listed(t: Transition) -> Iterator[str]:
            "land play of a card that is no land in the hand) is rejected.")
 def _rejected(t: Transition) -> Iterator[Violation]:
     if t.action is not None and not t.listed and t.legal is not None and t.rejected is None:
-        yield Violation("illegal-action-rejected", (), f"{t.action} was accepted",
+        why = f", though {t.why_illegal}" if t.why_illegal else ""
+        yield Violation("illegal-action-rejected", (), f"{t.action} was accepted{why}",
                         forbidden=True)
 
 
