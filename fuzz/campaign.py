@@ -52,7 +52,7 @@ from fuzz.machine import (
     check_config,
     fuzz_machine,
 )
-from fuzz.replay import case_from, cited, write_case
+from fuzz.replay import NO_CASE, case_from, cited, write_case
 
 FORMAT = "mtg-conformance fuzz"
 VERSION = 1
@@ -104,6 +104,9 @@ class Campaign:
     started: str = ""
     #: what the engine declared, once the campaign has run
     info: EngineInfo | None = None
+    #: per finding, what its case does on the engine and on the reference engine
+    #: (``_check_cases``): kind confirmed, deviation, unconfirmed, unwritable or unchecked
+    checked_cases: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def run(self) -> Findings:
         """Play rounds until the budget (or the rounds wanted) is spent; the findings."""
@@ -159,7 +162,51 @@ class Campaign:
                 last_report = now
                 self.progress(self.status(now - begin))
         self.seconds = time.monotonic() - begin
+        self._check_cases(engines)
         return self.findings
+
+    def _check_cases(self, engines: FuzzEngines) -> None:
+        """Run each finding's case, as it will be written, on the engine that broke it and on
+        the reference engine, before anyone reads it: a case that fails on the reference
+        engine too is a deviation of the two engines (or of the case), not a confirmation of
+        the invariant; one that passes on the engine says its last ``expect`` does not catch
+        the bug (the invariant's watch does, in ``mtgconf fuzz replay``)."""
+        import tempfile
+
+        from conformance.casefile import load_file
+        from conformance.errors import SetupError
+        from fuzz.replay import replay
+
+        for key, finding in self.findings.by_key.items():
+            if not finding.trace.setup or not self.info:
+                continue
+            case = case_from(finding.violation, finding.trace, self.info.name)
+            if case is None:
+                self.checked_cases[key] = {"kind": "no case", "problems": [NO_CASE]}
+                continue
+            with tempfile.TemporaryDirectory() as folder:
+                cases, problems = load_file(write_case(case, Path(folder) / "case.yaml"))
+            if problems or not cases:
+                self.checked_cases[key] = {"kind": "unwritable", "problems": [
+                    p.message for p in problems]}
+                continue
+            edition = finding.trace.edition
+            try:
+                mine = replay(cases[0], edition, engines.session(self.config.engine))
+                theirs = replay(cases[0], edition, engines.session("reference", "against"))
+            except SetupError as exc:  # an engine that will not start: the finding stays
+                self.checked_cases[key] = {"kind": "unchecked",
+                                           "problems": [f"{type(exc).__name__}: {exc}"]}
+                continue
+            kind = ("deviation" if theirs.broken else
+                    "confirmed" if mine.broken else "unconfirmed")
+            self.checked_cases[key] = {
+                "kind": kind,
+                "engine": {"verdict": mine.verdict, "message": mine.message,
+                           "invariants": [v.invariant for v in mine.violations]},
+                "reference": {"verdict": theirs.verdict, "message": theirs.message,
+                              "invariants": [v.invariant for v in theirs.violations]},
+            }
 
     def _note_flaky(self, message: str) -> None:
         from fuzz.invariants import Violation
@@ -185,7 +232,7 @@ class Campaign:
         if info is None:
             raise RuntimeError("Campaign.results() before the campaign has run")
         records = []
-        for _, finding in sorted(self.findings.by_key.items()):
+        for key, finding in sorted(self.findings.by_key.items()):
             case = case_from(finding.violation, finding.trace, info.name) \
                 if finding.trace.setup else None
             case_file = None
@@ -201,6 +248,7 @@ class Campaign:
                 "case_file": case_file,
                 "case": case,
                 "trace": [json.dumps(s.action, sort_keys=True) for s in finding.trace.steps],
+                **({"checked": self.checked_cases[key]} if key in self.checked_cases else {}),
             })
         return {
             "format": FORMAT,
@@ -225,7 +273,17 @@ def _header(campaign: Campaign, finding: Finding) -> str:
     config = campaign.config
     against = f" --against {config.against}" if config.against else ""
     rules = ", ".join(cited(finding.violation, finding.trace))
-    return (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
+    checked = campaign.checked_cases.get(finding.violation.key, {})
+    note = ""
+    if checked.get("kind") == "deviation":
+        reference = checked["reference"]
+        why = reference["message"] or ", ".join(reference["invariants"])
+        note = (f"DEVIATION, not a confirmation: the reference engine breaks this case too "
+                f"({reference['verdict']}: {why})\n")
+    elif checked.get("kind") == "unconfirmed":
+        note = ("UNCONFIRMED: the case passes on the engine that broke the invariant (the game "
+                "does not repeat the finding)\n")
+    return note + (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
             f"{config.edition} --profile {campaign.profile.name} --seed {campaign.seed}\n"
             f"Broken: {finding.violation.invariant} ({rules}): {finding.violation.message}\n"
             f"Replay: mtgconf fuzz replay THIS_FILE --engine {config.engine!r}\n"

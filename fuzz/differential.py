@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from conformance.paths import UNORDERED_WORDS
 from fuzz import observations as ob
 from fuzz.invariants import Violation
 
@@ -119,6 +120,11 @@ def diverges(observation: dict[str, Any], play: Play, other: Play,
             # actions: the protocol lets it (docs/protocol.md), so the reference's listing of
             # them is no difference.
             b_actions = {key for key in b_actions if key[0] != MANA}
+        if _payments(play) != _payments(other):
+            # Engines paying in different forms list what can be paid in their own forms (a
+            # pay.pool-only engine lists a spell once its mana is in the pool): what costs
+            # mana is not compared.
+            a_actions, b_actions = (_free(a_actions), _free(b_actions))
         if a_actions != b_actions:
             extra, missing = sorted(a_actions - b_actions), sorted(b_actions - a_actions)
             part = "mana_abilities" if all(k[0] == MANA for k in (*extra, *missing)) \
@@ -129,6 +135,15 @@ def diverges(observation: dict[str, Any], play: Play, other: Play,
                                   f"{extra or '-'}; only the reference lists {missing or '-'}",
                                   part=part)]
     return []
+
+
+def _payments(play: Play) -> frozenset[str]:
+    return frozenset(c for c in play.capabilities if c.startswith("pay."))
+
+
+def _free(keys: set[tuple[Any, ...]]) -> set[tuple[Any, ...]]:
+    """The listed actions but casting and activating (what a payment form decides)."""
+    return {key for key in keys if key[0] not in ("cast", "activate")}
 
 
 def _area(part: str) -> str:
@@ -193,6 +208,9 @@ def _fields(obj: dict[str, Any], name: Any) -> dict[str, Any]:
             continue
         if key in ID_FIELDS and value is not None and not isinstance(value, bool):
             fields[key] = name(value)
+        elif key in UNORDERED_WORDS and isinstance(value, list):
+            # A set of words (docs/protocol.md, Dialects: any order, any letter case).
+            fields[key] = sorted(str(word).lower() for word in value)
         elif key == "targets" and isinstance(value, list):
             fields[key] = [{"object": name(t["object"])} if isinstance(t, dict) and
                            "object" in t else t for t in value]

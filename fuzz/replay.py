@@ -142,8 +142,15 @@ def _concordance() -> dict[str, list[str]]:
             for pair in load_concordance()}
 
 
-def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]:
-    """The failing game as a case (a mapping ready for YAML)."""
+#: why a finding has no case (``case_from`` gives None)
+NO_CASE = ("broken as the game starts, with nothing the invariant can state as a check: no "
+           "case would fail on the engine (mtgconf fuzz replays the trace with the invariant "
+           "watching)")
+
+
+def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any] | None:
+    """The failing game as a case (a mapping ready for YAML), or None when no case can check
+    what broke (``NO_CASE``)."""
     invariant = INVARIANTS.get(violation.invariant)
     rules = cited(violation, trace)
     used = _handles_used(trace)
@@ -166,8 +173,9 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
     if violation.checks:
         steps.append({"expect": dict(violation.checks)})
     if not steps:
-        # Broken at the start, with nothing the invariant can state: the replay finds it.
-        steps.append({"expect": {"result.over": False}})
+        # Broken at the start, with nothing the invariant can state as a check: a case of
+        # nothing but `expect: {result.over: false}` would pass on the engine that broke it.
+        return None
     what = invariant.description if invariant is not None else PSEUDO_DESCRIPTIONS.get(
         violation.invariant, "")
     return {
@@ -219,6 +227,8 @@ class Replayed:
     verdict: str  # the harness's: pass, fail, error, skip...
     message: str = ""
     violations: list[Violation] = field(default_factory=list)
+    #: the action of the step that broke them (None: the start), for the rules they cite
+    action: dict[str, Any] | None = None
 
     @property
     def broken(self) -> bool:
@@ -241,6 +251,7 @@ class Watch:
         self.refusal = refusal  # the case expects the setup refused, for this reason
         self.seeded = True
         self.found: list[Violation] = []
+        self.action: dict[str, Any] | None = None  # of the step that broke them
 
     def started(self, start: Started) -> None:
         self.seeded = "start" in start.setup
@@ -259,14 +270,16 @@ class Watch:
         rejected = f"{exc.type}: {exc.reason or exc.detail}" if exc is not None else None
         self._note(check_all(Transition(
             self.edition, self.capabilities, step.after or {}, step.before, step.action,
-            rejected, step.events, step.legal, step.views, self.seeded, step.listed)))
+            rejected, step.events, step.legal, step.views, self.seeded, step.listed)),
+            step.action)
 
     def failed(self, action: dict[str, Any] | None, error: CallFailed) -> None:
-        self._note([Violation(ENGINE_ERROR, (), f"{type(error).__name__}: {error}")])
+        self._note([Violation(ENGINE_ERROR, (), f"{type(error).__name__}: {error}")], action)
 
-    def _note(self, found: list[Violation]) -> None:
+    def _note(self, found: list[Violation], action: dict[str, Any] | None = None) -> None:
         if found and not self.found:
             self.found = found
+            self.action = action
 
 
 def replay(case: Case, edition: str, session: EngineSession) -> Replayed:
@@ -278,4 +291,5 @@ def replay(case: Case, edition: str, session: EngineSession) -> Replayed:
     capabilities = frozenset(session.info.capabilities) if session.info else frozenset()
     watch = Watch(edition, capabilities, case.rules, refusal)
     outcome = run_case(case, edition, session, observer=watch)
-    return Replayed(case.id, edition, outcome.status, outcome.message, watch.found)
+    return Replayed(case.id, edition, outcome.status, outcome.message, watch.found,
+                    watch.action)

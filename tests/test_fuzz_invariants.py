@@ -445,6 +445,18 @@ def test_the_case_replays_on_the_fake_and_not_on_the_reference(
     assert hunt.invariant in _replayed(case_file, f"{FAKES}:{hunt.fake}")
 
 
+@pytest.mark.parametrize("hunt", HUNTS, ids=lambda h: h.fake)
+def test_the_campaign_checks_each_case_on_the_fake_and_on_the_reference(
+        hunt: Hunt, hunted: Callable[[Hunt], Hunted]) -> None:
+    """Before it writes a finding, the campaign runs its case on both engines and says what
+    it found: each of these is confirmed (the fake breaks it, the reference engine does not),
+    never a deviation passed off as a confirmation (issue 25)."""
+    checked = hunted(hunt).finding["checked"]
+    assert checked["kind"] == "confirmed", checked
+    assert checked["reference"]["verdict"] in ("pass", "skip")
+    assert not checked["reference"]["invariants"]
+
+
 # ---- known gaps, reported (each xfail turns into a failure once fixed: drop the mark then) ----
 
 
@@ -496,6 +508,7 @@ def test_the_reference_breaks_nothing_with_an_indestructible_creature() -> None:
 def _lints(violation: Violation, play: Play, tmp_path: Path) -> list[str]:
     assert play.trace is not None
     case = case_from(violation, play.trace, play.info.name)
+    assert case is not None
     _, problems = load_file(write_case(case, tmp_path / "case.yaml"))
     return [p.message for p in problems]
 

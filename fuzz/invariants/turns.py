@@ -135,6 +135,12 @@ def _mana_burn(t: Transition) -> Iterator[str]:
         burned = -sum(e.get("amount", 0) for e in t.events
                       if e.get("type") == "life" and e.get("cause") == "mana_burn"
                       and e.get("player") == name)
+        # Life events are informative (docs/protocol.md): an engine may report none, so the
+        # life total's fall counts as well.
+        life_before = ob.player(t.before, name).get("life")
+        life_after = ob.player(t.after, name).get("life")
+        if isinstance(life_before, int) and isinstance(life_after, int):
+            burned = max(burned, life_before - life_after)
         if left and burned < left and t.action is not None and t.action.get("action") == "pass":
             yield f"{name} had {left} mana at the end of a phase and burned {burned}"
 

@@ -186,7 +186,7 @@ def _replay(args: argparse.Namespace) -> int:
                     line += f": {replayed.message}"
                 print(line)
                 for violation in replayed.violations:
-                    rules = ", ".join(rules_for(violation, edition))
+                    rules = ", ".join(rules_for(violation, edition, replayed.action))
                     print(f"  invariant broken: {violation.invariant} ({rules}): "
                           f"{violation.message}")
                 broken += replayed.broken
