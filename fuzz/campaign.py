@@ -42,6 +42,7 @@ from conformance.protocol import EngineInfo
 from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS
 from fuzz.machine import (
+    DIFFERENTIAL,
     ENGINE_ERROR,
     PSEUDO_INVARIANTS,
     Failure,
@@ -51,7 +52,7 @@ from fuzz.machine import (
     check_config,
     fuzz_machine,
 )
-from fuzz.replay import case_from, write_case
+from fuzz.replay import NO_CASE, case_from, cited, write_case
 
 FORMAT = "mtg-conformance fuzz"
 VERSION = 1
@@ -103,6 +104,9 @@ class Campaign:
     started: str = ""
     #: what the engine declared, once the campaign has run
     info: EngineInfo | None = None
+    #: per finding, what its case does on the engine and on the reference engine
+    #: (``_check_cases``): kind confirmed, deviation, unconfirmed, unwritable or unchecked
+    checked_cases: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def run(self) -> Findings:
         """Play rounds until the budget (or the rounds wanted) is spent; the findings."""
@@ -120,10 +124,14 @@ class Campaign:
         database = open_database(self.database)
         while time.monotonic() - begin < self.budget and (
                 self.rounds_wanted is None or self.rounds < self.rounds_wanted):
+            # The differential is found one part of the game at a time (a difference in the
+            # listed mana abilities at the first step hides no difference elsewhere).
             remaining = tuple(i for i in (*INVARIANTS, *PSEUDO_INVARIANTS) if i not in found)
             if self.config.invariants is not None:
                 remaining = tuple(i for i in remaining if i in self.config.invariants)
-            config = replace(self.config, invariants=remaining)
+            parts = tuple(sorted(k.split(" ", 1)[1] for k in found
+                                 if k.startswith(f"{DIFFERENTIAL} ")))
+            config = replace(self.config, invariants=remaining, known_differences=parts)
             machine = fuzz_machine(config, engines, self.findings)
             round_seed = self.seed * 1_000_003 + self.rounds
             machine = seed(round_seed)(machine)
@@ -135,22 +143,70 @@ class Campaign:
             try:
                 with shrinking_bounded(self.profile.shrink_seconds), own_randomness():
                     run_state_machine_as_test(machine, settings=chosen)
-            except Failure as failure:
-                found.add(failure.violations[0].invariant)
+            except Failure:
+                pass
             except Flaky as exc:
                 # A game that failed once and not when replayed: the engine is not
                 # deterministic. That is a finding in itself.
-                found.add("same-game-same-trace")
                 self._note_flaky(str(exc))
+            # Every invariant broken so far is left out of the next rounds, and only those:
+            # the others go on being checked (one broken at the first step of every game
+            # must not hide the rest).
+            found |= set(self.findings.by_key)
             self.rounds += 1
-            if ENGINE_ERROR in found:
-                break  # an engine that crashes would crash every round
+            crash = self.findings.by_key.get(ENGINE_ERROR)
+            if crash is not None and not crash.trace.steps:
+                break  # an engine that fails as a game starts would fail every game
             now = time.monotonic()
             if self.progress is not None and now - last_report >= 10:
                 last_report = now
                 self.progress(self.status(now - begin))
         self.seconds = time.monotonic() - begin
+        self._check_cases(engines)
         return self.findings
+
+    def _check_cases(self, engines: FuzzEngines) -> None:
+        """Run each finding's case, as it will be written, on the engine that broke it and on
+        the reference engine, before anyone reads it: a case that fails on the reference
+        engine too is a deviation of the two engines (or of the case), not a confirmation of
+        the invariant; one that passes on the engine says its last ``expect`` does not catch
+        the bug (the invariant's watch does, in ``mtgconf fuzz replay``)."""
+        import tempfile
+
+        from conformance.casefile import load_file
+        from conformance.errors import SetupError
+        from fuzz.replay import replay
+
+        for key, finding in self.findings.by_key.items():
+            if not finding.trace.setup or not self.info:
+                continue
+            case = case_from(finding.violation, finding.trace, self.info.name)
+            if case is None:
+                self.checked_cases[key] = {"kind": "no case", "problems": [NO_CASE]}
+                continue
+            with tempfile.TemporaryDirectory() as folder:
+                cases, problems = load_file(write_case(case, Path(folder) / "case.yaml"))
+            if problems or not cases:
+                self.checked_cases[key] = {"kind": "unwritable", "problems": [
+                    p.message for p in problems]}
+                continue
+            edition = finding.trace.edition
+            try:
+                mine = replay(cases[0], edition, engines.session(self.config.engine))
+                theirs = replay(cases[0], edition, engines.session("reference", "against"))
+            except SetupError as exc:  # an engine that will not start: the finding stays
+                self.checked_cases[key] = {"kind": "unchecked",
+                                           "problems": [f"{type(exc).__name__}: {exc}"]}
+                continue
+            kind = ("deviation" if theirs.broken else
+                    "confirmed" if mine.broken else "unconfirmed")
+            self.checked_cases[key] = {
+                "kind": kind,
+                "engine": {"verdict": mine.verdict, "message": mine.message,
+                           "invariants": [v.invariant for v in mine.violations]},
+                "reference": {"verdict": theirs.verdict, "message": theirs.message,
+                              "invariants": [v.invariant for v in theirs.violations]},
+            }
 
     def _note_flaky(self, message: str) -> None:
         from fuzz.invariants import Violation
@@ -185,13 +241,14 @@ class Campaign:
                 write_case(case, path, header=_header(self, finding))
                 case_file = str(path)
             records.append({
-                "invariant": key,
-                "rules": list(finding.violation.rules),
+                "invariant": finding.violation.invariant,
+                "rules": cited(finding.violation, finding.trace),
                 "message": finding.violation.message,
                 "steps": finding.steps,
                 "case_file": case_file,
                 "case": case,
                 "trace": [json.dumps(s.action, sort_keys=True) for s in finding.trace.steps],
+                **({"checked": self.checked_cases[key]} if key in self.checked_cases else {}),
             })
         return {
             "format": FORMAT,
@@ -215,9 +272,20 @@ class Campaign:
 def _header(campaign: Campaign, finding: Finding) -> str:
     config = campaign.config
     against = f" --against {config.against}" if config.against else ""
-    return (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
+    rules = ", ".join(cited(finding.violation, finding.trace))
+    checked = campaign.checked_cases.get(finding.violation.key, {})
+    note = ""
+    if checked.get("kind") == "deviation":
+        reference = checked["reference"]
+        why = reference["message"] or ", ".join(reference["invariants"])
+        note = (f"DEVIATION, not a confirmation: the reference engine breaks this case too "
+                f"({reference['verdict']}: {why})\n")
+    elif checked.get("kind") == "unconfirmed":
+        note = ("UNCONFIRMED: the case passes on the engine that broke the invariant (the game "
+                "does not repeat the finding)\n")
+    return note + (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
             f"{config.edition} --profile {campaign.profile.name} --seed {campaign.seed}\n"
-            f"Broken: {finding.violation.describe()}\n"
+            f"Broken: {finding.violation.invariant} ({rules}): {finding.violation.message}\n"
             f"Replay: mtgconf fuzz replay THIS_FILE --engine {config.engine!r}\n"
             "To promote it into conformance/cases/: read it, give it a meaningful id and "
             "summary,\ncheck the quote, and list it in the engine's expectations file if the "

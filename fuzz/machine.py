@@ -19,7 +19,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -58,6 +58,9 @@ class FuzzConfig:
     compare_legal: bool = True
     #: rule id globs: decks are built mostly from the cards that serve those rules
     rules: tuple[str, ...] = ()
+    #: in a differential run, the parts of the game found to differ already (not compared
+    #: again: the campaign goes on comparing the others)
+    known_differences: tuple[str, ...] = ()
 
     def chosen(self) -> list[Invariant]:
         if self.invariants is None:
@@ -100,12 +103,18 @@ class Findings:
     checked: Counter[str] = field(default_factory=Counter)
 
     def note(self, failure: Failure) -> None:
-        first = failure.violations[0]
-        key = first.invariant
+        """Keep, per invariant the failing step broke (each of them, not only the one
+        Hypothesis shrinks for), its first violation in the smallest game seen."""
         steps = len(failure.trace.steps)
-        known = self.by_key.get(key)
-        if known is None or steps <= known.steps:
-            self.by_key[key] = Finding(first, failure.trace, steps)
+        seen: set[str] = set()
+        for violation in failure.violations:
+            key = violation.key
+            if key in seen:
+                continue
+            seen.add(key)
+            known = self.by_key.get(key)
+            if known is None or steps <= known.steps:
+                self.by_key[key] = Finding(violation, copy.deepcopy(failure.trace), steps)
 
 
 def check_config(config: FuzzConfig, engines: FuzzEngines) -> EngineInfo:
@@ -204,7 +213,8 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
                 elif (mirrored.refused is None) != (transition.refused is None):
                     found = [Violation(DIFFERENTIAL, start.flaw.rules if start.flaw else (),
                                        f"{info.name} {_refusal(transition.refused)}, "
-                                       f"{config.against} {_refusal(mirrored.refused)}")]
+                                       f"{config.against} {_refusal(mirrored.refused)}",
+                                       part="setup")]
                 elif transition.refused is None:
                     found = self._guard(lambda: self._diverges(transition))
             self._check(found)
@@ -228,9 +238,10 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
                 if self.other is not None and config.differential and not found:
                     found = self._guard(lambda: self._compare(transition))
             elif pick % ILLEGAL_ONE_IN == ILLEGAL_ONE_IN - 1 or not legal:
-                action, _ = illegal_action(pick // ILLEGAL_ONE_IN, legal, self.play.observation)
-                transition = self._guard(lambda: self.play.act(
-                    action, listed=False, legal=legal))
+                action, why = illegal_action(pick // ILLEGAL_ONE_IN, legal,
+                                             self.play.observation)
+                transition = self._guard(lambda: replace(self.play.act(
+                    action, listed=False, legal=legal), why_illegal=why))
                 found = check_all(transition, chosen, noted.checked)
             else:
                 action = legal[(pick // ILLEGAL_ONE_IN) % len(legal)]
@@ -271,7 +282,8 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
             theirs = self.other.redo(last.named, listed=False)
             if theirs.rejected is not None:
                 return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
-                                  f"({theirs.rejected}), which {info.name} accepted")]
+                                  f"({theirs.rejected}), which {info.name} accepted",
+                                  part="rejection")]
             return self._diverges(transition)
 
         def _diverges(self, transition: Transition) -> list[Violation]:
@@ -285,7 +297,8 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
             views = None
             if transition.views and "observe.view" in self.other.capabilities:
                 views = (transition.views, self.other.views())
-            return diverges(transition.after, self.play, self.other, legal, views)
+            return diverges(transition.after, self.play, self.other, legal, views,
+                            known=frozenset(config.known_differences))
 
         def teardown(self) -> None:
             if self.play is None or self.play.trace is None or not replay_games:
@@ -312,7 +325,7 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
         def _check(self, found: list[Violation]) -> None:
             if found:
                 assert self.play is not None and self.play.trace is not None
-                failure = failure_for(found[0].invariant)(found, self.play.trace)
+                failure = failure_for(found[0].key)(found, self.play.trace)
                 noted.note(failure)
                 raise failure
 
@@ -323,7 +336,7 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
     # failures saved by its first round; the next campaign of that configuration replays them.
     GameMachine._hypothesis_internal_add_digest = hashlib.sha256(json.dumps(
         [config.engine, config.edition, config.against, sorted(config.rules),
-         sorted(i.id for i in chosen)]).encode()).digest()
+         sorted(i.id for i in chosen), sorted(config.known_differences)]).encode()).digest()
     return GameMachine
 
 

@@ -164,7 +164,7 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from conformance import casefile
-    from fuzz.replay import replay
+    from fuzz.replay import replay, rules_for
     from mtgconf.commands.run import start_engine
 
     if not args.file.is_file():
@@ -186,7 +186,9 @@ def _replay(args: argparse.Namespace) -> int:
                     line += f": {replayed.message}"
                 print(line)
                 for violation in replayed.violations:
-                    print(f"  invariant broken: {violation.describe()}")
+                    rules = ", ".join(rules_for(violation, edition, replayed.action))
+                    print(f"  invariant broken: {violation.invariant} ({rules}): "
+                          f"{violation.message}")
                 broken += replayed.broken
     finally:
         session.close()

@@ -166,6 +166,7 @@ def given(run: GivenRun, out: Path) -> Path:
         if violation is None or play.trace is None:
             raise AssertionError(f"{run.fake} broke no {run.invariant}: {found}")
         case = case_from(violation, play.trace, play.info.name)
+        assert case is not None, f"{run.fake}: no case for {violation.describe()}"
     return write_case(case, out / f"{case['id']}.yaml")
 
 
