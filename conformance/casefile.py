@@ -23,7 +23,7 @@ from conformance import observed, paths, schemas
 from conformance.case import Case, Check, Step, StepKind, setup_cards
 from conformance.errors import InputError, Problem
 from conformance.needs import DERIVED, derive
-from conformance.protocol import CAPABILITIES, PLAYERS
+from conformance.protocol import CAPABILITIES, PLAYERS, RETIRED
 from spec.standins import parse_token, standins
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
@@ -303,7 +303,10 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
                     f"{', '.join(f'<{n}>' for n in standins())}; spec/standins.yaml)")
 
     for capability in raw.get("requires", ()):
-        if capability not in CAPABILITIES:
+        if capability in RETIRED:
+            problem(("requires",), f"{capability} is no capability: {RETIRED[capability]}, "
+                    "needs none; drop it")
+        elif capability not in CAPABILITIES:
             close = difflib.get_close_matches(capability, CAPABILITIES, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             problem(("requires",), f"unknown capability {capability!r}{hint}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from conformance import observed
 from conformance.errors import EngineRejected, EngineTimedOut, InvalidResponse
 from conformance.protocol import (
     Command,
@@ -82,10 +83,13 @@ class EngineClient:
         self.call(Perform(action))
 
     def observe(self, player: str | None = None) -> dict[str, Any]:
+        """The observation, with its type words spelt as the cards print them (the one place
+        where observations enter the harness: the runner's checks and the fuzzer's invariants
+        read one spelling, ``observed.normalise``)."""
         observation = self.call(Observe(player)).get("observation")
         if not isinstance(observation, dict):
             raise InvalidResponse("the observe result has no observation object")
-        return observation
+        return observed.normalise(observation)
 
     def events(self) -> list[dict[str, Any]]:
         return _list(self.call(Events()), "events", "events")

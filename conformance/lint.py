@@ -2,7 +2,9 @@
 
 Errors: a rule id the corpus does not have (with the canonical id when a printed one was
 used), a quote that does not occur in the cited rule, a check that reads a property of a
-stand-in (``<bear>``) that its class does not fix. Warnings: a cited rule that is not
+stand-in (``<bear>``) that its class does not fix, a case whose summary or catches say a step
+is skipped but whose expects never read the step or who has priority (a count of cards cannot
+tell a skipped step from one in which nothing happened). Warnings: a cited rule that is not
 testable, a cited rule of an edition the case does not run under, a quote keyed by a rule the
 case does not cite, an ``expect_illegal`` cast that nothing could pay for (a wrong engine
 passes it by rejecting it for want of mana), ``shuffle: false`` where no deck's order
@@ -20,6 +22,7 @@ are a short vocabulary chosen per rule to tell it from its neighbours (508.1a "u
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -94,11 +97,40 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
         report(message, field)
     for message, field in _unpayable_illegal(case):
         report(message, field, "warning")
+    if _says_a_step_is_skipped(case) and not _reads_the_turn(case):
+        report("the summary or catches say a step is skipped, but no expect reads the step or "
+               "who has priority (turn.step, turn.priority): counting cards cannot tell a "
+               "skipped step from one in which nothing was drawn; expect the step that comes "
+               "instead once the players pass", "steps")
     if case.setup.get("shuffle") is False and not _order_matters(case.setup):
         report("shuffle: false is not needed (every deck has one card name or at most seven "
                "cards): drop it, engines without setup.deck_order then run the case", "setup",
                "warning")
     return problems
+
+
+#: "skips the draw step", "the untap step is skipped", "skip their first draw step"
+_SKIPPED_STEP = re.compile(r"\bskip(s|ped|ping)?\b[^.;:]*\bstep|\bstep\b[^.;:]*\bskipped\b",
+                           re.IGNORECASE)
+_TURN_FIELDS = frozenset({"step", "phase", "priority"})
+
+
+def _says_a_step_is_skipped(case: Case) -> bool:
+    catches = case.catches.values() if isinstance(case.catches, dict) else [case.catches or ""]
+    return any(_SKIPPED_STEP.search(text) for text in (case.summary, *catches))
+
+
+def _reads_the_turn(case: Case) -> bool:
+    """Whether an expect checks the step, the phase or who has priority."""
+    for step in case.steps:
+        for check in step.checks if step.kind == "expect" else ():
+            path = check.path.text
+            if path in ("turn.step", "turn.phase", "turn.priority"):
+                return True
+            if path == "turn" and isinstance(check.expected, dict) and \
+                    _TURN_FIELDS & set(check.expected):
+                return True
+    return False
 
 
 def _outside_terms(case: Case, rule: Rule) -> list[str]:

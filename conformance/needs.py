@@ -8,13 +8,18 @@ that this module derives, so that a case asks for no more than it uses and never
   different cards (its order then matters), lands played, tapped, sick, damaged, countered,
   attached, stolen or token permanents;
 * the steps: a player's view (``observe.view``), the stack (``observe.stack``), the cards of
-  a library beyond its count (``observe.library``), conceding, mulligans, activating a mana
-  ability as an action (``actions.mana``), paying from the pool (``pay.pool``);
+  a library beyond its count (``observe.library``), mulligans, paying from the pool
+  (``pay.pool``);
 * payment: an action that names its mana sources (``pay_with``) runs on any engine that can
   pay from them in one of the protocol's forms (``Payment``).
 
 ``observe.events`` (a handle followed across zones) and ``actions.legal`` cannot be told from
-the case's shape: a case lists them in ``requires``.
+the case's shape: a case lists them in ``requires`` (``conformance.following`` finds a case
+that follows a handle without saying so).
+
+Activating a mana ability as an action and conceding are rules, not capabilities
+(``protocol.RETIRED``): a case that does either runs on every engine, and one that cannot do
+them fails it.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ DERIVED = frozenset({
     "setup.sideboard", "setup.tapped", "setup.sick", "setup.damage", "setup.counters",
     "setup.attachments", "setup.controller", "setup.tokens", "setup.combat",
     "setup.lands_played",
-    "setup.hand_size", "pay.pool", "actions.mana", "actions.concede", "actions.mulligan",
+    "setup.hand_size", "pay.pool", "actions.mulligan",
     "observe.stack", "observe.view", "observe.library",
 })
 _MULLIGAN_WORDS = ("mulligan", "bottom")
@@ -47,7 +52,8 @@ class Payment:
     the protocol that can carry it.
 
     ``sources``: the engine activates the named sources' mana abilities as it pays;
-    ``pool``: the harness activates them as actions first, then casts from the pool (not when
+    ``pool``: the harness activates them as actions first (a rule every engine follows), then
+    casts from the pool (not when
     an ``expect_illegal`` step names sources: the activations would stay done after the
     rejection; nor when a named source triggers as it is tapped for mana, Forbidden Orchard:
     activated first, its trigger would be on the stack before the spell is cast, 2004 409.1f
@@ -66,16 +72,12 @@ class Payment:
     def form_for(self, capabilities: frozenset[str]) -> str | None:
         """The form to use with an engine, or None if it has none of them."""
         for form in self.forms:
-            if form == "pool":
-                if {"pay.pool", "actions.mana"} <= capabilities:
-                    return form
-            elif f"pay.{form}" in capabilities:
+            if f"pay.{form}" in capabilities:
                 return form
         return None
 
     def describe(self) -> str:
-        parts = {"sources": "pay.sources", "auto": "pay.auto",
-                 "pool": "pay.pool with actions.mana"}
+        parts = {"sources": "pay.sources", "auto": "pay.auto", "pool": "pay.pool"}
         return "a way to pay from named sources: " + " or ".join(parts[f] for f in self.forms)
 
 
@@ -103,15 +105,13 @@ def derive(setup: Mapping[str, Any], steps: Iterable[Any],
             continue
         action = step.value
         kind = action.get("action")
-        if kind == "concede":
-            found.add("actions.concede")
-        elif kind in ("keep", "mulligan"):
+        if kind in ("keep", "mulligan"):
             found.add("actions.mulligan")
         elif kind in ("cast", "activate"):
             card = card_of(action.get("card"), handle_cards)
             if kind == "activate" and is_mana_ability(card, action.get("ability")):
-                found.add("actions.mana")
-            elif action.get("pay_with") is not None:
+                continue  # a rule every engine follows (protocol.RETIRED): it needs nothing
+            if action.get("pay_with") is not None:
                 illegal = step.kind == "expect_illegal" or (payment is not None
                                                            and payment.illegal)
                 triggering = any(_triggers_for_mana(card_of(source, handle_cards))
@@ -224,6 +224,18 @@ def _mentions(value: Any, words: tuple[str, ...]) -> bool:
 
 def _mentions_key(value: Any, key: str) -> bool:
     return isinstance(value, Mapping) and key in value
+
+
+def rule_action(action: Mapping[str, Any], handle_cards: Mapping[str, str]) -> str | None:
+    """The retired capability (``protocol.RETIRED``) an action of a case is, now a rule every
+    engine follows: a concession, or a mana ability activated as an action; else None."""
+    kind = action.get("action")
+    if kind == "concede":
+        return "actions.concede"
+    if kind == "activate" and is_mana_ability(card_of(action.get("card"), handle_cards),
+                                              action.get("ability", 0)):
+        return "actions.mana"
+    return None
 
 
 def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:

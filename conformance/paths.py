@@ -5,8 +5,9 @@ A path is dotted keys (``players.A.life``) where a key on a list may carry selec
 (objects with that card name) or ``[N]`` (the N-th element, 0 = top). ``count`` after a
 list is its length. An expected value is either a mapping of helper keys (``count``,
 ``contains``, ``not_contains``, ``cards``, ``absent``, ``hidden``), checked on the selection,
-or a value to match: a mapping matches the keys it names, a list matches element by element,
-anything else must be equal.
+or a value to match: a mapping matches the keys it names, a list matches element by element
+(a list of type words or colours, which the protocol leaves unordered, as a set: ``types:
+[Artifact, Creature]`` holds in either order), anything else must be equal.
 
 >>> parse("battlefield[card=Grizzly Bears].tapped").text
 'battlefield[card=Grizzly Bears].tapped'
@@ -21,6 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 HELPERS = frozenset({"count", "contains", "not_contains", "cards", "absent", "hidden"})
+#: An object's lists that the protocol leaves unordered (docs/protocol.md, Dialects): a case's
+#: list for one of them matches whatever order the engine listed the words in.
+UNORDERED_WORDS = frozenset({"types", "supertypes", "subtypes", "colors"})
 
 
 class _Missing:
@@ -195,28 +199,36 @@ def check(path: Path, expected: Any, value: Any, *, full: bool = False) -> None:
         for helper, want in expected.items():
             _HELPER_CHECKS[helper](path.text, want, value)
         return
-    problem = _match(expected, value)
+    last = path.segments[-1]
+    problem = _match(expected, value, unordered=last.key in UNORDERED_WORDS and
+                     not last.selectors)
     if problem is not None:
         where = f"{path.text}{problem[0]}"
         raise Mismatch(f"{where}: expected {_show(problem[1])}, observed {_show(problem[2])}",
                        expected=problem[1], observed=_plain(problem[2]))
 
 
-def _match(expected: Any, observed: Any, where: str = "") -> tuple[str, Any, Any] | None:
-    """The first difference as (sub-path, expected, observed), or None."""
+def _match(expected: Any, observed: Any, where: str = "", *, unordered: bool = False
+           ) -> tuple[str, Any, Any] | None:
+    """The first difference as (sub-path, expected, observed), or None; ``unordered``: a list
+    matches as a set of words (an object's types, supertypes, subtypes or colours)."""
     if isinstance(expected, Mapping):
         if isinstance(observed, list) and len(observed) == 1:
             observed = observed[0]
         if not isinstance(observed, dict):
             return where, dict(expected), observed
         for key, want in expected.items():
-            difference = _match(want, observed.get(key, MISSING), f"{where}.{key}")
+            difference = _match(want, observed.get(key, MISSING), f"{where}.{key}",
+                                unordered=key in UNORDERED_WORDS)
             if difference is not None:
                 return difference
         return None
     if isinstance(expected, list):
         if not isinstance(observed, list) or len(observed) != len(expected):
             return where, expected, observed
+        if unordered:
+            same = Counter(map(_word, expected)) == Counter(map(_word, observed))
+            return None if same else (where, expected, observed)
         for i, (want, got) in enumerate(zip(expected, observed, strict=True)):
             difference = _match(want, got, f"{where}[{i}]")
             if difference is not None:
@@ -228,6 +240,10 @@ def _match(expected: Any, observed: Any, where: str = "") -> tuple[str, Any, Any
     else:
         same = expected == observed and observed is not MISSING
     return None if same else (where, expected, observed)
+
+
+def _word(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=repr)
 
 
 def _objects(where: str, helper: str, value: Any) -> list[Any]:

@@ -70,8 +70,6 @@ CAPABILITIES: dict[str, str] = {
                 "(pay_with: auto)",
     "actions.legal": ("legal_actions lists every legal action and nothing else (save the two "
                       "documented abbreviations: many targets, blocker orders)"),
-    "actions.mana": "mana abilities are activated as actions (activate puts mana in the pool)",
-    "actions.concede": "a player may concede",
     "actions.mulligan": "opening-hand decisions are the players' (keep and mulligan)",
     "observe.stack": "the observation lists the stack's objects",
     "observe.events": "events is implemented",
@@ -81,10 +79,20 @@ CAPABILITIES: dict[str, str] = {
                            "incarnation that changes instead",
 }
 
+#: Names that were capabilities of protocol 1.1 and are rules now: every engine lets a player
+#: activate a mana ability as an action and concede, and an engine that cannot fails the cases
+#: that check it (docs/protocol.md, Versions). A declaration may still list them: they are
+#: known, and mean nothing.
+RETIRED: dict[str, str] = {
+    "actions.mana": "activating a mana ability as an action, a rule every engine follows "
+                    "(modern 605.3a; 2004 408.1c, 409.1f)",
+    "actions.concede": "conceding, a rule every engine follows (2004 102.3; modern 104.3a)",
+}
+
 #: What protocol 1.0 made part of other capabilities (or compulsory): a 1.0 engine is taken to
 #: have these too, so that every case it could run under 1.0 it still runs.
 LEGACY_IMPLIED: dict[str | None, tuple[str, ...]] = {
-    None: ("pay.pool", "actions.mana", "actions.concede", "observe.library"),
+    None: ("pay.pool", "observe.library"),
     "setup.start": ("actions.mulligan",),
     "setup.state": ("setup.mana_pool", "setup.poison", "setup.graveyard", "setup.exile",
                     "setup.zones", "setup.sideboard", "setup.tapped", "setup.sick",
@@ -122,8 +130,9 @@ class Engine(Protocol):
 class EngineInfo:
     """What an engine declared in its ``hello`` response.
 
-    ``capabilities`` is what the engine declared plus, for a protocol 1.0 engine, what 1.0
-    implied (``LEGACY_IMPLIED``); ``declared`` is what it said. ``cards`` is every card it
+    ``capabilities`` is what the engine declared (less the names that are rules now,
+    ``RETIRED``) plus, for a protocol 1.0 engine, what 1.0 implied (``LEGACY_IMPLIED``);
+    ``declared`` is what it said. ``cards`` is every card it
     supports; ``cards_by_edition`` is set when it listed them per edition (1.1).
     """
 
@@ -155,7 +164,7 @@ class EngineInfo:
             raise TypeError("cards must be a list of names or map editions to lists")
         declared = frozenset(result["capabilities"])
         protocol = result["protocol"]
-        capabilities = set(declared)
+        capabilities = set(declared) - set(RETIRED)
         if protocol == 1:
             for needed, implied in LEGACY_IMPLIED.items():
                 if needed is None or needed in declared:
@@ -184,7 +193,7 @@ class EngineInfo:
         from spec.editions import EDITIONS
 
         found = [f"capability {c}{_did_you_mean(c, CAPABILITIES)}"
-                 for c in sorted(self.declared) if c not in CAPABILITIES]
+                 for c in sorted(self.declared) if c not in CAPABILITIES and c not in RETIRED]
         found += [f"edition {e}{_did_you_mean(e, EDITIONS)}" for e in self.editions
                   if e not in EDITIONS]
         return found

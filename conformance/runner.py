@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-from conformance import paths, standins
+from conformance import needs, observed, paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
 from conformance.errors import (
@@ -33,7 +33,14 @@ from conformance.outcomes import (
     Skipped,
     TimedOut,
 )
-from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, PLAYERS, UNSUPPORTED, EngineInfo
+from conformance.protocol import (
+    ILLEGAL_ACTION,
+    ILLEGAL_SETUP,
+    PLAYERS,
+    RETIRED,
+    UNSUPPORTED,
+    EngineInfo,
+)
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
 from spec.standins import parse_token
@@ -109,7 +116,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
         return Crashed(str(exc), exc.stderr)
     mark = client.transport.stderr_mark()
     case_run = _CaseRun(case, edition, client, session.info, options)
-    unusable = harness_failed = False
+    unusable = harness_failed = slipped = False
     try:
         case_run.run()
         outcome: Outcome = Passed()
@@ -117,6 +124,10 @@ def run_case(case: Case, edition: str, session: EngineSession,
         outcome = stop.outcome
     except CallFailed as exc:
         outcome, unusable = case_run.call_failed(exc)
+        # A protocol slip (an answer that is no response) costs its case and a restart, but
+        # not a restart in a row: the engine answered, and the next hello shows it healthy.
+        # Only crashes, hangs and failed restarts mark an engine broken.
+        slipped = isinstance(exc, InvalidResponse)
     except Exception as exc:
         # A bug of the harness must not take the run down, nor count against the engine:
         # it is reported as the harness's own error, with its traceback.
@@ -128,7 +139,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
         outcome = _with_stderr(outcome, client.transport.stderr_since(mark))
     # After a harness error the connection may be mid-conversation: start afresh, without
     # counting it as the engine's restart.
-    session.end(unusable=unusable or harness_failed, blame=not harness_failed)
+    session.end(unusable=unusable or harness_failed, blame=not harness_failed, slipped=slipped)
     return outcome
 
 
@@ -200,7 +211,8 @@ class _CaseRun:
 
     def _do(self, step: Step) -> None:
         action = self._pay(step, self._translate(step, step.value))
-        self._accepted(step, action, "the engine rejected {action} as illegal")
+        self._accepted(step, action, "the engine rejected {action} as illegal",
+                       needs.rule_action(step.value, self.case.handle_cards))
         self._follow()
 
     def _pay(self, step: Step, action: dict[str, Any]) -> dict[str, Any]:
@@ -226,7 +238,8 @@ class _CaseRun:
         if "choice" in source:
             answers.append({"action": "choose", "player": player, "choice": source["choice"]})
         for answer in answers:
-            self._accepted(step, answer, "paying from the pool, the engine rejected {action}")
+            self._accepted(step, answer, "paying from the pool, the engine rejected {action}",
+                           "actions.mana" if answer is activate else None)
 
     def _expect_illegal(self, step: Step) -> None:
         before = self.client.observe()
@@ -234,12 +247,15 @@ class _CaseRun:
         try:
             self.client.perform(action)
         except EngineRejected as exc:
+            self._rule_unsupported(step, action, exc,
+                                   needs.rule_action(step.value, self.case.handle_cards))
             if exc.type != ILLEGAL_ACTION:
                 raise
         else:
             self._fail(step, f"the engine accepted {_show(action)}; it must be rejected as "
                        "illegal_action")
-        after = self.client.observe()
+        # The same state, whatever order the engine lists its unordered lists in this time.
+        before, after = observed.canonical(before), observed.canonical(self.client.observe())
         if after != before:
             where, old, new = _difference(before, after)
             self._fail(step, f"the engine rejected the action but changed the state at "
@@ -266,6 +282,7 @@ class _CaseRun:
                 value = paths.resolve(check.path, observation, self.handles.matches, full=full)
                 paths.check(check.path, check.expected, value, full=full)
             except paths.Mismatch as exc:
+                self._no_one_answer_decision(step, observation)
                 message = str(exc)
                 if check.path.handles and not self.follows and \
                         not isinstance(exc, paths.HiddenCards):
@@ -315,6 +332,7 @@ class _CaseRun:
             if isinstance(pending, dict):
                 decision = pending.get("decision")
                 if decision not in ("declare_attackers", "declare_blockers"):
+                    self._no_one_answer_decision(step, observation)
                     self._fail(step, f"stopped at turn {turn.get('number')} {turn.get('step')}: "
                                f"player {pending.get('player')} must decide {decision} before "
                                f"reaching {wanted}")
@@ -329,13 +347,17 @@ class _CaseRun:
     def _pass(self, step: Step, action: dict[str, Any]) -> None:
         self._accepted(step, action, "the engine rejected {action} while advancing")
 
-    def _accepted(self, step: Step | None, action: dict[str, Any], rejected: str) -> None:
+    def _accepted(self, step: Step | None, action: dict[str, Any], rejected: str,
+                  rule: str | None = None) -> None:
         """Perform an action the case needs the engine to accept: an ``illegal_action``
         answer fails the case, with ``rejected`` (naming ``{action}``), the reason and
-        the engine's message."""
+        the engine's message. An action that is a rule every engine follows (``rule``, a
+        retired capability) fails it when answered ``unsupported`` too, rather than skip."""
         try:
             self.client.perform(action)
         except EngineRejected as exc:
+            if step is not None:
+                self._rule_unsupported(step, action, exc, rule)
             if exc.type != ILLEGAL_ACTION:
                 raise
             message = f"{rejected.format(action=_show(action))} ({exc.reason}): {exc.detail}"
@@ -344,6 +366,29 @@ class _CaseRun:
             self._fail(step, message)
 
     # ---- helpers ----
+
+    def _rule_unsupported(self, step: Step, action: dict[str, Any], exc: EngineRejected,
+                          rule: str | None) -> None:
+        """An ``unsupported`` answer to an action every engine must take (``rule``, a name of
+        ``protocol.RETIRED``) fails the case: the engine lacks a rule, not a capability."""
+        if exc.type == UNSUPPORTED and rule is not None:
+            self._fail(step, f"the engine answered {_show(action)} unsupported ({exc.detail}); "
+                       f"{RETIRED[rule]}, is no capability an engine may lack "
+                       "(docs/protocol.md, Versions)")
+
+    def _no_one_answer_decision(self, step: Step, observation: dict[str, Any]) -> None:
+        """A case stopped by a pending decision that has only one possible answer meets a
+        broken protocol, not a broken rule: an error (seen from the decision itself, or from
+        the engine's own listing with ``actions.legal``)."""
+        pending = observation.get("pending")
+        if not isinstance(pending, dict):
+            return
+        why = observed.one_answer(pending, None)
+        if why is None and "actions.legal" in self.info.capabilities:
+            why = observed.one_answer(pending, self.client.legal_actions())
+        if why is not None:
+            raise _Stop(Errored(f"{step.describe()}: the engine broke the protocol: {why}",
+                                step=step.index))
 
     def _translate(self, step: Step, action: dict[str, Any],
                    observation: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -3,7 +3,10 @@
 The restart policy lives here and nowhere else. A case that leaves the connection unusable
 (the engine crashed, timed out, or wrote something that is not a response) gets a fresh
 engine for the next case, with the ``hello`` handshake replayed. After ``max_restarts``
-restarts in a row the engine is marked broken and every case left is reported as not run.
+restarts in a row the engine is marked broken and every case left is reported as not run. A
+restart the engine is not to blame for (a harness error) is not counted, and one after a
+protocol slip (an answer that is no response, ``runner.run_case``) is counted but not as one in
+a row: the engine answered, so the slip costs only its case.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ class EngineSession:
         self.restarts = 0
         self.restarts_in_a_row = 0
         self._fresh = False  # the next start is not a restart of a failed engine
+        self._slipped = False  # the next start follows a protocol slip (not one in a row)
         self._retired_seconds = 0.0  # engine_seconds of the clients dropped so far
 
     def start(self) -> EngineInfo:
@@ -84,6 +88,16 @@ class EngineSession:
             except SetupError as exc:
                 raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
                                     exc.stderr) from None
+        if self.client is None and self._slipped:
+            # After a protocol slip: a restart, not one in a row (the engine answered).
+            self._slipped = False
+            self.restarts += 1
+            try:
+                self.start()
+            except SetupError as exc:
+                self.restarts_in_a_row += 1
+                raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
+                                    exc.stderr) from None
         if self.client is None:
             if self.restarts_in_a_row >= self.max_restarts:
                 self.broken = (f"not run: {self.spec.text} is marked broken after "
@@ -101,9 +115,11 @@ class EngineSession:
         self.client.deadline = None if timeout is None else time.monotonic() + timeout
         return self.client
 
-    def end(self, *, unusable: bool, blame: bool = True) -> None:
+    def end(self, *, unusable: bool, blame: bool = True, slipped: bool = False) -> None:
         """Close a case; ``unusable`` drops the engine so that the next case restarts it, as
-        a restart counted against the engine unless it was not to ``blame``."""
+        a restart counted against the engine unless it was not to ``blame``; after a protocol
+        slip (``slipped``: the engine answered, but not with a response) the restart counts,
+        but not as one in a row."""
         client = self.client
         if client is None:
             return
@@ -112,6 +128,7 @@ class EngineSession:
             self._retired_seconds += client.engine_seconds
             self.client = None
             self._fresh = not blame
+            self._slipped = blame and slipped
             _kill(client.transport)
         else:
             self.restarts_in_a_row = 0

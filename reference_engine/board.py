@@ -36,6 +36,7 @@ from reference_engine.objects import (
     ContinuousEffect,
     Decision,
     GameObject,
+    StackItem,
 )
 from reference_engine.state import Shield
 from reference_engine.triggers import Triggers
@@ -95,6 +96,9 @@ class Board(Triggers):
             candidates = [t for t in self.aura_candidates(obj, who) if t not in arrived]
             if not candidates:
                 return None
+        if obj.zone == BATTLEFIELD:
+            # Its last known information, as it leaves (modern 608.2h; 2004 310.4b).
+            obj.last_chars = self.chars(obj)
         source = self.zone_list(obj)
         if source is not None:
             source.remove(obj)
@@ -114,7 +118,7 @@ class Board(Triggers):
             if self.shields_follow_spells:
                 for shield in self.shields:  # prevention keeps applying (400.7c)
                     if shield.source == obj.id:
-                        shield.source = new.id
+                        shield.source, shield.obj = new.id, new
         if to == BATTLEFIELD:
             new.controller = new.base_controller = controller or obj.owner
             new.controlled_since = self.turn
@@ -302,11 +306,12 @@ class Board(Triggers):
             for shield in self.shields:
                 if shield.player == target and shield.source == source_id and (
                         shield.matches is None or (source is not None and shield.matches(
-                            self.chars(source)))):
+                            self.known_chars(source)))):
                     # A shield for a source with a property (a red source) rechecks it as
                     # the damage would be dealt; no longer red, the damage is dealt and the
                     # shield stays unused (modern 609.7b, 615.9; the 2004 rules, 419.7c, do
-                    # not say, and the modern rule is followed).
+                    # not say, and the modern rule is followed). A source that has left the
+                    # battlefield is judged as it last existed there (known_chars).
                     self.shields.remove(shield)
                     self._events.append(ev.Prevent(source_id, target, amount))
                     return 0
@@ -351,15 +356,37 @@ class Board(Triggers):
         702.15c; one life gain however many recipients, 702.15e), and abilities that trigger
         on it dealing damage trigger (2004 Loxodon Warhammer's "Whenever this creature deals
         damage, you gain that much life", a triggered ability: 2004 has no lifelink)."""
-        known = self.known_chars(source)
-        if known is not None and "lifelink" in known.keywords:
+        if "lifelink" in self.known_chars(source).keywords:
             self.gain_life(source.controller, amount)
         if not self.unheard("deals_damage"):
             self.fire("deals_damage", source, amount=amount)
 
     def _has_infect(self, source: GameObject) -> bool:
-        chars = self.known_chars(source)
-        return chars is not None and "infect" in chars.keywords
+        return "infect" in self.known_chars(source).keywords
+
+    def choosable_sources(self, item: StackItem) -> list[GameObject]:
+        """What a player may choose as "a source of your choice" as ``item`` resolves (modern
+        609.7a): a permanent, a spell, or an object an object on the stack, a prevention
+        shield waiting to apply or a delayed triggered ability waiting to trigger refers to,
+        even one no longer in the zone it was in (2004: the Gatherer ruling of 2004-10-04
+        agrees for what the stack refers to; the rest is not settled, and the modern rule is
+        followed). Each object once, in that order."""
+        found = list(self.live())
+        for on_stack in self.stack:
+            if on_stack is item:
+                continue
+            if on_stack.obj is not None:
+                found.append(on_stack.obj)
+            if on_stack.source is not None:
+                found.append(on_stack.source)
+            found.extend(source for source, _, _ in on_stack.assignments)
+        found.extend(shield.obj for shield in self.shields if shield.obj is not None)
+        for delayed in self.delayed:
+            found.extend(delayed.spec.refers_to)
+        distinct: dict[int, GameObject] = {}
+        for obj in found:
+            distinct.setdefault(obj.id, obj)
+        return list(distinct.values())
 
     def lose_life(self, name: str, amount: int, cause: str) -> None:
         self.players[name].life -= amount
@@ -525,9 +552,11 @@ class Board(Triggers):
             self.extra_turns.append(name)
         self._events.append(ev.ExtraTurns(name, count))
 
-    def shield_from(self, player: str, source: int,
+    def shield_from(self, player: str, chosen: GameObject,
                     matches: Callable[[Chars], bool] | None = None) -> None:
+        source = chosen.id
         self.shields.append(Shield(player, source, matches))
+        self.shields[-1].obj = chosen  # what it refers to while it waits (609.7a)
         self._events.append(ev.Shield(player, source))
 
     def ante_object(self, obj: GameObject) -> GameObject | None:

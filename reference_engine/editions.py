@@ -121,6 +121,10 @@ class Game2004(Game):
         comes back only with it."""
         zone = self.zones_extra["phased_out"]
         for item in _with_attachments(self.battlefield, obj):
+            # Out of play, it is known as it last was in play (a source of combat damage on
+            # the stack, 310.4b): Layers.known_chars. (The permanent comes first, while what is
+            # attached to it still is.)
+            item.last_chars = self.chars(item)
             self.battlefield.remove(item)
             item.attacking, item.blocking = False, None  # removed from combat (2004 306.2)
             item.zone = PHASED_OUT
@@ -242,6 +246,10 @@ class GameModern(Game):
         for item in _with_attachments(self.battlefield, obj):
             if item.phased_out:
                 continue
+            # Treated as though it did not exist, it is known as it last existed (608.2h,
+            # 608.2b: the source of an ability on the stack): Layers.known_chars. (The permanent
+            # comes first, while what is attached to it is still phased in.)
+            item.last_chars = self.chars(item)
             item.attacking, item.blocking = False, None  # removed from combat (506.4)
             item.phased_out = True
             item.phased_with = None if item is obj else obj.id

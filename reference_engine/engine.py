@@ -29,8 +29,7 @@ CAPABILITIES = (
     "setup.attachments", "setup.controller", "setup.tokens", "setup.combat",
     "setup.lands_played",
     "setup.hand_size", "pay.pool", "pay.sources", "pay.auto", "actions.legal",
-    "actions.mana", "actions.concede", "actions.mulligan", "observe.stack", "observe.events",
-    "observe.view", "observe.library",
+    "actions.mulligan", "observe.stack", "observe.events", "observe.view", "observe.library",
 )
 
 

@@ -225,14 +225,22 @@ class Layers(GameState):
             return obj._chars.abilities  # type: ignore[union-attr]
         return self.chars(obj).abilities
 
-    def known_chars(self, obj: GameObject) -> Chars | None:
-        """``obj``'s characteristics, or, if it is no longer the object it was (it left its
-        zone), those it last had: last known information, as the source of damage or of an
-        ability (modern 702.2e, 702.15c; 2004 310.4b). None if they were never
-        worked out."""
-        if obj.id in self.objects:
+    def known_chars(self, obj: GameObject) -> Chars:
+        """``obj``'s characteristics as a source of damage or an ability's source sees them:
+        as they are while it is on the battlefield (phased in) or the stack; once it has left
+        the battlefield, or phased out, as it last existed there, its last known information
+        (modern 608.2h, 702.2e, 702.15c; a phased-out permanent is treated as though
+        it did not exist, 702.26b; 2004 310.4b: combat damage's source "as it most recently
+        existed"). Its characteristics where it is now are its card's (an effect applies only
+        to what is on the battlefield, 2004 217.5b), or leave out what phased out with it, not
+        what it was. An object that left another zone is known by what it last had there."""
+        if obj.id in self.objects and obj.zone in _BOARD_ZONES and not obj.phased_out:
             return self.chars(obj)
-        return obj._chars
+        if obj.last_chars is not None:
+            return obj.last_chars
+        if obj.id not in self.objects and obj._chars is not None:
+            return obj._chars
+        return self.chars(obj)
 
     def granting_triggers(self) -> bool:
         """Whether a continuous effect in force may give a permanent triggered abilities (its
@@ -289,13 +297,25 @@ class Layers(GameState):
 
     # -- control (layer 2) --------------------------------------------------------------------
 
-    def refresh_control(self) -> None:
-        """Apply control-changing effects: each permanent's controller is the one who put it
-        onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
+    def control_effects(self) -> list[Continuous]:
+        """The control-changing (layer 2) effects in force, in timestamp order (cached)."""
         if self._control_version != self.version:
             self._control_effects = [e for e in self.continuous_effects() if e.layer == CONTROL]
             self._control_version = self.version
-        effects = self._control_effects
+        return self._control_effects
+
+    def controller_under(self, effects: list[Continuous], obj: GameObject, base: str) -> str:
+        """The controller the control-changing ``effects`` give ``obj``, whose controller
+        without them is ``base`` (the latest timestamp wins)."""
+        for effect in effects:
+            if effect.applies(self, effect.source, obj, None):
+                base = effect.modify(self, effect.source, obj, None)
+        return base
+
+    def refresh_control(self) -> None:
+        """Apply control-changing effects: each permanent's controller is the one who put it
+        onto the battlefield unless a layer-2 effect says otherwise (latest timestamp wins)."""
+        effects = self.control_effects()
         if not effects and not self._control_changed:
             return
         changed = False
@@ -304,10 +324,7 @@ class Layers(GameState):
                 # Treated as though it did not exist, it keeps the controller it phased out
                 # under, and phases in in that player's untap step (modern 702.26a, d).
                 continue
-            desired = obj.base_controller
-            for effect in effects:
-                if effect.applies(self, effect.source, obj, None):
-                    desired = effect.modify(self, effect.source, obj, None)
+            desired = self.controller_under(effects, obj, obj.base_controller)
             if desired != obj.controller:
                 obj.controller = desired
                 obj.controlled_since = self.turn

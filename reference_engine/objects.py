@@ -103,8 +103,8 @@ class GameObject:
         "_table_entries", "attached_to", "attacking",
         "base_controller", "blocked", "blocking", "card", "cast_info", "chosen",
         "controlled_since", "controller", "counters", "damage", "exiled_with", "face_down", "id",
-        "impl", "loyalty_used", "owner", "phased_out", "phased_with", "regen_shields",
-        "successor", "tapped", "timestamp", "token", "zone",
+        "impl", "last_chars", "loyalty_used", "owner", "phased_out", "phased_with",
+        "regen_shields", "successor", "tapped", "timestamp", "token", "zone",
     )
 
     def __init__(self, oid: int, card: CardData, impl: CardImpl, owner: str, zone: int,
@@ -138,6 +138,9 @@ class GameObject:
         #: the new object this one became (a zone change, or a card hidden and revealed again):
         #: only the few abilities the rules let follow an object look here (modern 400.7f)
         self.successor: GameObject | None = None
+        #: its characteristics as it last existed on the battlefield, taken as it left it (or,
+        #: 2004, phased out): its last known information (Layers.known_chars)
+        self.last_chars: Chars | None = None
         self._chars: Chars | None = None
         self._chars_version = -1
         #: the zone its characteristics were computed in if they depend on nothing else
@@ -327,6 +330,9 @@ class TriggerSpec:
     optional: bool = False
     step: int | None = None
     whose: str = "controller"
+    #: a delayed triggered ability's objects it refers to ("the creature"), which a player may
+    #: choose as a source of damage while it waits to trigger (modern 609.7a)
+    refers_to: tuple[GameObject, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,12 +435,14 @@ class CardAPI(Protocol):
 
     # -- reading the game
     def chars(self, obj: GameObject) -> Chars: ...
+    def known_chars(self, obj: GameObject) -> Chars: ...
     def has(self, obj: GameObject, keyword: str) -> bool: ...
     def live(self) -> list[GameObject]: ...
     def legal_targets_of(self, item: StackItem) -> list[int | str]: ...
     def targeted_objects(self, item: StackItem) -> list[int]: ...
     def targeted_players(self, item: StackItem) -> list[str]: ...
     def find_moved(self, event: dict[str, Any]) -> GameObject | None: ...
+    def choosable_sources(self, item: StackItem) -> list[GameObject]: ...
     def apnap_order(self) -> tuple[str, str]: ...
     def cards_outside_the_game(self, name: str) -> list[GameObject]: ...
     def next_timestamp(self) -> int: ...
@@ -477,7 +485,7 @@ class CardAPI(Protocol):
     def add_delayed(self, event: str, spec: TriggerSpec, controller: str,
                     source: GameObject, step: int | None = None) -> None: ...
     def extra_turns_for(self, name: str, count: int) -> None: ...
-    def shield_from(self, player: str, source: int,
+    def shield_from(self, player: str, chosen: GameObject,
                     matches: Callable[[Chars], bool] | None = None) -> None: ...
     def choose(self, name: str, kind: str, values: list[Any], data: dict[str, Any] | None = None
                ) -> Generator[Decision, Action, Any]: ...

@@ -275,6 +275,7 @@ class _Builder:
             for item, where in self.entries(value, f"setup.{zone_name}", _CARD_KEYS):
                 target.append(self.make(item, where, item.get("owner", "A"), zone))
         self.link()
+        self.base_controllers()
         game.start(begin_game=False)
 
     def player_state(self, name: str, state: object) -> None:
@@ -343,6 +344,19 @@ class _Builder:
             if item.get(key) is not None:
                 self.pending_links.append((key, obj, item[key], f"{where}.{key}"))
         game.battlefield.append(obj)
+
+    def base_controllers(self) -> None:
+        """A given permanent controlled by a player who does not own it is that player's by
+        default, as one put onto the battlefield under their control is (2004 200.6a; modern
+        110.2), unless the given state's control effects give it to them (Control Magic on
+        it): then it goes back to its owner when they end."""
+        game = self.game
+        effects = game.control_effects()
+        for obj in game.battlefield:
+            if obj.controller == obj.owner:
+                continue
+            if game.controller_under(effects, obj, obj.owner) != obj.controller:
+                obj.base_controller = obj.controller
 
     def link(self) -> None:
         for key, obj, handle, where in self.pending_links:

@@ -73,15 +73,17 @@ class Result:
 class Shield:
     """A prevention shield: the next damage ``source`` would deal to ``player`` this turn, if
     the source still has the property it was chosen for (``matches``, asked of its
-    characteristics as the damage would be dealt: modern 609.7b, 615.9); None: any."""
+    characteristics as the damage would be dealt: modern 609.7b, 615.9); None: any. ``obj``
+    is the object it was chosen as, which it refers to while it waits to apply (609.7a)."""
 
-    __slots__ = ("matches", "player", "source")
+    __slots__ = ("matches", "obj", "player", "source")
 
     def __init__(self, player: str, source: int,
                  matches: Callable[[Chars], bool] | None = None) -> None:
         self.player = player
         self.source = source
         self.matches = matches
+        self.obj: GameObject | None = None
 
 
 #: the flags in which the editions differ, each set by every edition (see GameState)

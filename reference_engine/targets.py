@@ -134,8 +134,7 @@ class Targets(Layers):
                                                 and value.controller != controller)):
             return True
         if found.colors and source is not None:
-            known = self.known_chars(source)
-            return known is not None and not found.colors.isdisjoint(known.colors)
+            return not found.colors.isdisjoint(self.known_chars(source).colors)
         return False
 
     def target_specs(self, item: StackItem) -> tuple[TargetSpec, ...]:

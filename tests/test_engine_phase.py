@@ -91,7 +91,7 @@ def test_hello_declares_modern_auto_payment_and_incarnations(engine):
     assert info["editions"] == ["modern"]
     capabilities = set(info["capabilities"])
     assert {"pay.auto", "observe.incarnation", "setup.state", "setup.start"} <= capabilities
-    assert not capabilities & {"pay.pool", "pay.sources", "actions.mana", "setup.mana_pool",
+    assert not capabilities & {"pay.pool", "pay.sources", "setup.mana_pool",
                                "setup.library_order", "setup.sideboard"}
     assert "Contract from Below" not in info["cards"]["modern"]
     assert "Grizzly Bears" in info["cards"]["modern"]

@@ -178,6 +178,42 @@ def test_lint_against_the_corpus(tmp_path, edit, severity, words):
     assert problems[0].case == "test.one"
 
 
+SKIPPED_DRAW = """\
+- id: test.skips-draw
+  rules: [cr2004:101.5]
+  editions: [cr2004]
+  quote: 先手的玩家略過他第一個回合的抽牌步驟
+  summary: The player who goes first skips the draw step of their first turn.
+  setup:
+    start: game
+    seed: 5
+    first_player: A
+    decks: {A: [{card: Forest, count: 40}], B: [{card: Island, count: 40}]}
+  steps:
+"""
+# The first form of turn.first-player-skips-draw: it counts cards, which an engine with a
+# turn-1 draw step that draws nothing (priority in it) passes.
+BY_COUNT = """\
+    - advance: {turn: 1, step: precombat_main}
+    - expect: {turn.active: A, players.A.hand: {count: 7}}
+"""
+BY_STEP = """\
+    - advance: {turn: 1, step: upkeep}
+    - do: {action: pass, player: A}
+    - do: {action: pass, player: B}
+    - expect: {turn: {number: 1, step: precombat_main}, players.A.hand: {count: 7}}
+"""
+
+
+def test_a_case_that_says_a_step_is_skipped_must_read_the_step(tmp_path):
+    cases, _ = load(tmp_path, SKIPPED_DRAW + BY_COUNT)
+    problems = lint.lint(cases)
+    assert [(p.severity, p.field) for p in problems] == [("error", "steps")]
+    assert "no expect reads the step or who has priority" in problems[0].message
+    cases, _ = load(tmp_path, SKIPPED_DRAW + BY_STEP)
+    assert lint.lint(cases) == []
+
+
 def test_load_checked_drops_files_with_lint_errors(tmp_path):
     (tmp_path / "good.yaml").write_text(GOOD)
     (tmp_path / "bad.yaml").write_text(GOOD.replace("test.one", "test.two").replace(

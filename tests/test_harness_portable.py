@@ -89,13 +89,14 @@ def step(kind: str, value: dict, view: str | None = None):
      {"setup.state", "pay.pool"}),
     ({}, [step("do", {"action": "cast", "player": "A", "card": "Ornithopter"})],
      {"setup.state"}),
+    # A mana ability as an action and a concession are rules, not capabilities.
     ({}, [step("do", {"action": "activate", "player": "A", "card": "Forest", "ability": 0})],
-     {"setup.state", "actions.mana"}),
+     {"setup.state"}),
     ({}, [step("do", {"action": "activate", "player": "A", "card": "Mind Stone",
                       "ability": 1})], {"setup.state", "pay.pool"}),
     ({}, [step("do", {"action": "concede", "player": "B"}),
           step("do", {"action": "keep", "player": "A"})],
-     {"setup.state", "actions.concede", "actions.mulligan"}),
+     {"setup.state", "actions.mulligan"}),
     ({}, [step("expect", {"stack": {"count": 0}, "players.A.library": {"count": 3},
                           "players.B.library.count": 2})], {"setup.state", "observe.stack"}),
     ({}, [step("expect", {"players.A.library": {"cards": ["Island"]}})],
@@ -116,8 +117,9 @@ def test_naming_sources_asks_for_a_way_to_pay_from_them():
     payment = derive({}, [do], {"bolt": "Lightning Bolt"}).payment
     assert payment is not None and payment.forms == ("sources", "pool", "auto")
     assert derive({}, [do, illegal], {}).payment.forms == ("sources", "auto")
-    assert payment.form_for(frozenset({"pay.pool", "actions.mana", "pay.auto"})) == "pool"
-    assert payment.form_for(frozenset({"pay.pool"})) is None
+    assert payment.form_for(frozenset({"pay.pool", "pay.auto"})) == "pool"
+    assert payment.form_for(frozenset({"pay.pool"})) == "pool"
+    assert derive({}, [do, illegal], {}).payment.form_for(frozenset({"pay.pool"})) is None
 
 
 def test_a_derived_capability_listed_by_hand_is_an_error(tmp_path):
@@ -165,7 +167,7 @@ def test_an_engine_with_no_way_to_pay_skips_and_says_why(tmp_path):
     outcome, _ = run(FAKE + "CannotPay", case)
     assert outcome.status == "skip"
     assert outcome.message == ("the engine lacks a way to pay from named sources: pay.sources "
-                               "or pay.pool with actions.mana or pay.auto")
+                               "or pay.pool or pay.auto")
 
 
 # ---- stand-ins ----------------------------------------------------------------------------
@@ -323,6 +325,27 @@ def test_an_engine_may_keep_ids_if_incarnations_tell_objects_apart(tmp_path):
     assert "players.B.graveyard[bears]: expected count 0, observed 1" in outcome.message
 
 
+def test_an_engine_that_declares_the_retired_capabilities_is_taken_as_it_is():
+    """actions.mana and actions.concede were capabilities; an engine written then still lists
+    them: they are known (no unknown-capability warning, no exit 4) and mean nothing."""
+    for protocol in (1, 1.1):
+        info = EngineInfo.from_result({
+            "name": "x", "version": "1", "protocol": protocol, "editions": ["modern"],
+            "capabilities": ["setup.state", "actions.mana", "actions.concede"],
+            "cards": ["Forest"] if protocol == 1 else {"modern": ["Forest"]}})
+        assert info.unknown() == []
+        assert not {"actions.mana", "actions.concede"} & info.capabilities
+        assert {"actions.mana", "actions.concede"} <= info.declared
+
+
+def test_a_case_that_requires_a_retired_capability_is_told_to_drop_it(tmp_path):
+    text = BOLT_FROM_A_MOUNTAIN.replace("  setup:", "  requires: [actions.concede]\n  setup:")
+    problems = cases_of(tmp_path, text).problems
+    assert [p.field for p in problems] == ["requires"]
+    assert "actions.concede is no capability" in problems[0].message
+    assert "drop it" in problems[0].message
+
+
 # ---- protocol 1.0 engines -------------------------------------------------------------------
 
 
@@ -330,8 +353,8 @@ def test_a_protocol_1_engine_has_what_1_made_part_of_its_capabilities():
     old = EngineInfo.from_result({"name": "x", "version": "1", "protocol": 1,
                                   "editions": ["modern"], "capabilities": ["setup.state"],
                                   "cards": ["Forest"]})
-    assert {"setup.mana_pool", "setup.controller", "pay.pool", "actions.mana",
-            "actions.concede", "observe.library"} <= old.capabilities
+    assert {"setup.mana_pool", "setup.controller", "pay.pool", "observe.library"} \
+        <= old.capabilities
     assert "actions.mulligan" not in old.capabilities  # it had no seeded starts
     assert old.declared == {"setup.state"}
     new = EngineInfo.from_result({"name": "x", "version": "1", "protocol": 1.1,

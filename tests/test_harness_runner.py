@@ -96,6 +96,22 @@ def test_a_hang_is_a_timeout_and_then_the_engine_is_out():
     assert all(o.message.startswith("not run: ") for o in list(outcomes.values())[2:])
 
 
+def test_three_adjacent_protocol_slips_cost_three_cases_not_the_rest():
+    """A slip (an answer that is no response) costs its case and a restart that does not count
+    towards marking the engine broken: the restarted process answered hello. (Three slips in a
+    row, more than max_restarts=2: counted, they would mark it broken.)"""
+    import itertools
+
+    from tests.fakes import miniatures
+
+    miniatures.SlipsInThreeCases.games = itertools.count(1)
+    outcomes = list(run_all(miniature("SlipsInThreeCases"), max_restarts=2).values())
+    assert [o.status for o in outcomes[1:4]] == ["error"] * 3
+    assert all("observation" in o.message for o in outcomes[1:4])
+    assert not [o.message for o in outcomes if o.message.startswith("not run")]
+    assert {o.status for o in outcomes[:1] + outcomes[4:]} == {"pass"}
+
+
 def test_a_schema_break_is_an_error_with_validation_and_a_fail_without():
     cases = [c for c in BUNDLED if c.id == "start.life-twenty"]
     with_validation = run_all(miniature("BreaksTheSchema"), cases, validate=True)

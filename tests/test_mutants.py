@@ -235,3 +235,17 @@ def test_compare_fails_when_a_killed_mutant_survives(tmp_path, capsys):
     assert "missing (killed before, not run after): c" in capsys.readouterr().out
     (tmp_path / "other.json").write_text('{"format": "x"}')
     assert main(["mutants", "compare", str(before), str(tmp_path / "other.json")]) == 2
+
+
+@pytest.mark.parametrize("edition", ["cr2004", "modern"])
+def test_a_turn_1_draw_step_that_draws_nothing_fails_the_skipped_draw_case(edition):
+    """turn.first-player-skips-draw checks that the step is skipped, not only that no card was
+    drawn: an engine with priority in a turn-1 draw step fails it in each edition."""
+    from conformance.casefile import load
+    from conformance.mutation import run_here, runs_of
+    from conformance.settings import BUNDLED_CASES
+
+    cases = [c for c in load([BUNDLED_CASES]).cases if c.id == "turn.first-player-skips-draw"]
+    result = run_here(REFERENCE_MUTANTS, "first-draw-step-without-a-draw",
+                      runs_of(cases, (edition,)), every=True, case_timeout=10)
+    assert result.killed_by == (f"{edition}::turn.first-player-skips-draw",)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from conformance.case import Case
+    from conformance.errors import Problem
     from conformance.portability import Report
 
 from conformance.exitcodes import ExitCode
@@ -34,6 +35,11 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     )
     _paths(lint)
     lint.add_argument("--json", action="store_true", help="Print the problems as JSON")
+    lint.add_argument("--run", action="store_true",
+                      help="Also run every case twice on the reference engine, following its "
+                      "handles through the events and not, and report a case that names a "
+                      "handle after its object changed zones without requiring observe.events "
+                      "(a few seconds for the bundled suite)")
     lint.set_defaults(handler=_lint)
 
     portability = sub.add_parser(
@@ -97,6 +103,8 @@ def _lint(args: argparse.Namespace) -> int:
 
     cases = casefile.load(_dirs(args))
     problems = [*cases.problems, *lint.lint(cases)]
+    if args.run:
+        problems += _followed_handles(cases.cases)
     errors = [p for p in problems if p.severity == "error"]
     if args.json:
         json.dump([{"file": p.path, "line": p.line, "case": p.case, "field": p.field,
@@ -110,6 +118,17 @@ def _lint(args: argparse.Namespace) -> int:
         print(f"{len(cases.files)} files, {len(cases.cases)} cases: {len(errors)} errors, "
               f"{warnings} warnings")
     return ExitCode.USAGE if errors else ExitCode.OK
+
+
+def _followed_handles(cases: list[Case]) -> list[Problem]:
+    from conformance.following import followed_handles
+    from mtgconf.commands.run import start_engine
+
+    session = start_engine("reference")
+    try:
+        return followed_handles(cases, session)
+    finally:
+        session.close()
 
 
 def _list(args: argparse.Namespace) -> int:

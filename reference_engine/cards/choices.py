@@ -95,29 +95,18 @@ def _circle_of_protection(quality: str) -> Any:
         return quality in chars.colors or quality in chars.types
 
     def effect(game: CardAPI, item: StackItem) -> Iterator[Any]:
-        # A source may be a permanent, a spell, or an object something on the stack refers
-        # to, even if it has left its zone (a Mogg Fanatic sacrificed for its ability), as it
-        # last existed (modern 609.7a; 2004: the Gatherer ruling of 2004-10-04 agrees).
-        candidates = list(game.live())
-        for on_stack in game.stack:
-            if on_stack is item:
-                continue
-            if on_stack.obj is not None:
-                candidates.append(on_stack.obj)
-            if on_stack.source is not None:
-                candidates.append(on_stack.source)
-            candidates.extend(source for source, _, _ in on_stack.assignments)
-        sources: list[int] = []
-        for obj in candidates:
-            if obj.id not in sources and matches(game.chars(obj)):
-                sources.append(obj.id)
+        # A source may be a permanent, a spell, or an object something on the stack or an
+        # effect waiting to apply refers to, even if it has left its zone (a Mogg Fanatic
+        # sacrificed for its ability), as it last existed (modern 609.7a).
+        sources = {obj.id: obj for obj in game.choosable_sources(item)
+                   if matches(game.known_chars(obj))}
         if not sources:
             return
-        chosen = yield from game.choose(item.controller, "choose_source", sources,
+        chosen = yield from game.choose(item.controller, "choose_source", list(sources),
                                         {"quality": quality})
         # The shield is for a source with that quality: it is checked again as the damage
         # would be dealt (modern 609.7b, 615.9).
-        game.shield_from(item.controller, chosen, matches)
+        game.shield_from(item.controller, sources[chosen], matches)
     return effect
 
 

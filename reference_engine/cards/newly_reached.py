@@ -27,20 +27,12 @@ from reference_engine.objects import (
 )
 
 if TYPE_CHECKING:
-    from reference_engine.objects import CardAPI, Chars, GameObject, StackItem
+    from reference_engine.objects import CardAPI, GameObject, StackItem
 
 #: the cards this module defines, each checked as it is defined
 CARDS = Cards()
 
 # -- Stone Giant: "destroy that creature", whatever it has become (2004 202.2a) -------------
-
-
-def _last_known(game: CardAPI, obj: GameObject) -> Chars | None:
-    """An object's characteristics: as they are on the battlefield, or as they last were
-    there once it has left (its last known information)."""
-    if obj.id in game.objects and obj.zone == BATTLEFIELD:
-        return game.chars(obj)
-    return obj._chars
 
 
 def _smaller_than_giant(giant: GameObject) -> TargetSpec:
@@ -51,8 +43,8 @@ def _smaller_than_giant(giant: GameObject) -> TargetSpec:
         if obj.controller != controller:
             return False
         toughness = game.chars(obj).toughness
-        chars = _last_known(game, giant)
-        power = chars.power if chars is not None else None
+        # Its power as it is, or as it last existed on the battlefield once it has left.
+        power = game.known_chars(giant).power
         return toughness is not None and power is not None and toughness < power
     return TargetSpec("creature", allows, "target creature you control with toughness less "
                       "than Stone Giant's power")
@@ -76,7 +68,7 @@ def _stone_giant(game: CardAPI, item: StackItem) -> None:
         # for the next turn's (modern 513.2; the 2004 "at end of turn" works the same).
         spec = TriggerSpec("step", _destroy_that(game.objects[target]),
                            "Destroy that creature at the beginning of the next end step.",
-                           step=END, whose="each")
+                           step=END, whose="each", refers_to=(game.objects[target],))
         assert item.source is not None
         game.add_delayed("step", spec, item.controller, item.source, step=END)
 

@@ -149,7 +149,8 @@ def _sneak_attack(game: CardAPI, item: StackItem) -> Iterator[Any]:
     # ability's (modern 603.7e; the 2004 rules say nothing of its source, and the modern rule
     # is followed). It refers to the creature, which is not its source.
     spec = TriggerSpec("step", _sacrifice_that(creature), "Sacrifice the creature at the "
-                       "beginning of the next end step.", step=END, whose="each")
+                       "beginning of the next end step.", step=END, whose="each",
+                       refers_to=(creature,))
     assert item.source is not None
     game.add_delayed("step", spec, item.controller, item.source, step=END)
 

@@ -125,18 +125,14 @@ def _circle_effect(name: str) -> Any:
         "\"A red source\" means a red permanent only: a red spell on the stack (or the source "
         "of an ability) cannot be chosen.")
 def _source_permanent_only(p: Patcher) -> None:
-    for name in ("Circle of Protection: Red", "Circle of Protection: Artifacts"):
-        p.source(_circle_effect(name), ("for on_stack in game.stack:",
-                                        "for on_stack in ():"))
+    p.source(Game.choosable_sources, ("for on_stack in self.stack:", "for on_stack in ():"))
 
 
 @mutant("coloured-source-any-source", "cr2004:200.9c",
         "\"A red source of your choice\" may be any source, whatever its colour or type.")
 def _source_any(p: Patcher) -> None:
     for name in ("Circle of Protection: Red", "Circle of Protection: Artifacts"):
-        p.source(_circle_effect(name), ("if obj.id not in sources and matches(game.chars(obj)):",
-                                        "if obj.id not in sources and (matches(game.chars(obj)) "
-                                        "or True):"))
+        p.source(_circle_effect(name), ("if matches(game.known_chars(obj))}", "}"))
 
 
 @mutant("counters-leave-power-alone", "cr2004:200.10",

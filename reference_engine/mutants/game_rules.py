@@ -113,6 +113,15 @@ def _first_draw(p: Patcher) -> None:
     p.source(Game._next_step, ("if step == UPKEEP and self.turn == 1:", "if False:"))
 
 
+@mutant("first-draw-step-without-a-draw", "cr2004:101.5",
+        "The player who goes first has a draw step in turn 1, with priority, but draws no card "
+        "in it.")
+def _first_draw_step(p: Patcher) -> None:
+    p.source(Game._next_step, ("if step == UPKEEP and self.turn == 1:", "if False:"))
+    p.source(Game._turn_based_actions, ("self.draw(self.active, 1)",
+                                        "self.draw(self.active, 1 if self.turn > 1 else 0)"))
+
+
 @mutant("both-skip-first-draw", "cr2004:101.5",
         "Both players skip the draw of their first turn (turns 1 and 2).")
 def _both_skip(p: Patcher) -> None:

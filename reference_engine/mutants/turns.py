@@ -145,3 +145,13 @@ def _eoc_early(p: Patcher) -> None:
 def _extra_late(p: Patcher) -> None:
     p.source(Game._next_step, ("if self.extra_turns:",
                                "if self.extra_turns and self.extra_turns[-1] != self.active:"))
+
+
+@mutant("priority-to-the-active-player-after-an-action", "modern:117.3c cr2004:408.1c",
+        "After a player casts a spell, activates an ability or plays a land, priority goes to "
+        "the active player instead of back to that player.")
+def _priority_to_active(p: Patcher) -> None:
+    p.source(Game._priority_round, (
+        "yield from self._take_action(action)\n",
+        "yield from self._take_action(action)\n"
+        "            player = self.active\n"))

@@ -672,3 +672,38 @@ def _equip_phased(p: Patcher) -> None:
     p.source(continuous_cards._equip, (
         "equipment = on_battlefield(game, item.source)\n    if equipment is None:",
         "equipment = item.source\n    if equipment is None or equipment.id not in game.objects:"))
+
+
+@mutant("given-controller-reverts-to-owner", "cr2004:214.4 modern:403.1",
+        "A given state's permanent controlled by a player who does not own it, with no effect "
+        "to say so, goes back to its owner once control is worked out with a control effect "
+        "in the game.")
+def _given_controller(p: Patcher) -> None:
+    p.set(setup_module._Builder, "base_controllers", lambda self: None)
+
+
+@mutant("phased-out-source-read-without-what-phased-out", "modern:403.2",
+        "Modern: an ability whose source phased out reads the source as it is, without the "
+        "Aura or Equipment that phased out with it, not as it last existed (Stone Giant's "
+        "power).")
+def _phased_source(p: Patcher) -> None:
+    p.source(Game.known_chars, (" and not obj.phased_out", ""))
+
+
+@mutant("phased-out-source-known-by-its-card-2004", "cr2004:217.8c",
+        "2004: a permanent that phased out keeps no record of how it last was in play, so a "
+        "source of combat damage on the stack that phased out is judged by its card (a white "
+        "Raging Goblin taken for red).")
+def _phased_out_by_card(p: Patcher) -> None:
+    p.source(Game2004.phase_out, ("item.last_chars = self.chars(item)", "pass"))
+
+
+@mutant("waiting-effects-refer-to-no-source", "modern:405.6a",
+        "A source of one's choice is only a permanent, a spell or what the stack refers to: "
+        "not what a prevention shield waiting to apply or a delayed trigger waiting to "
+        "trigger refers to once it has left its zone.")
+def _waiting_refer(p: Patcher) -> None:
+    p.source(Game.choosable_sources, (
+        "found.extend(shield.obj for shield in self.shields if shield.obj is not None)\n"
+        "    for delayed in self.delayed:\n"
+        "        found.extend(delayed.spec.refers_to)", "pass"))

@@ -720,18 +720,9 @@ class Withdrawn(Shim):
             return "pay_with: auto, but pay.auto was not declared"
         if "payment" in action and self.lacks("pay.pool"):
             return "payment: pay.pool was not declared"
-        if kind == "concede" and self.lacks("actions.concede"):
-            return "concede: actions.concede was not declared"
         if kind in ("keep", "mulligan") and self.lacks("actions.mulligan"):
             return f"{kind}: actions.mulligan was not declared"
-        if kind == "activate" and self.lacks("actions.mana") and self._mana_ability(action):
-            return "a mana ability as an action: actions.mana was not declared"
         return None
-
-    def _mana_ability(self, action: dict[str, Any]) -> bool:
-        found = [o for o in self.inner.observe()["battlefield"] if o.get("id") == action["card"]]
-        card = card_of(found[0]["card"], {}) if found and "card" in found[0] else None
-        return is_mana_ability(card, action.get("ability", 0))
 
     def _pool(self, player: str) -> dict[str, int]:
         pool: dict[str, int] = self.inner.observe()["players"][player]["mana_pool"]
@@ -774,23 +765,22 @@ globals().update({cls.__name__: cls for cls in ABLATIONS.values()})
 
 
 class PayPoolOnly(Withdrawn):
-    """Pays from the pool only, with mana abilities as actions (pay.pool, actions.mana)."""
+    """Pays from the pool only (pay.pool): the harness activates the mana abilities first, as
+    any engine lets a player do."""
 
     WITHDRAWN = frozenset({"pay.sources", "pay.auto"})
 
 
 class PaySourcesOnly(Withdrawn):
-    """Pays from named sources only (pay.sources): no pool payment, no mana abilities as
-    actions."""
+    """Pays from named sources only (pay.sources): no payment from the pool."""
 
-    WITHDRAWN = frozenset({"pay.pool", "pay.auto", "actions.mana"})
+    WITHDRAWN = frozenset({"pay.pool", "pay.auto"})
 
 
 class PayAutoOnly(Withdrawn):
-    """Chooses its own mana sources only (pay.auto): no pool payment, no mana abilities as
-    actions."""
+    """Chooses its own mana sources only (pay.auto): no payment from the pool."""
 
-    WITHDRAWN = frozenset({"pay.pool", "pay.sources", "actions.mana"})
+    WITHDRAWN = frozenset({"pay.pool", "pay.sources"})
 
 
 class PayAutoOnlyItsOwnWay(PayAutoOnly):
@@ -862,6 +852,39 @@ class ReversedEvents(Shim):
         return events[::-1]
 
 
+class CannotActivateManaAbilities(Shim):
+    """Answers ``unsupported`` to a mana ability activated as an action, and lists none: once a
+    capability (actions.mana), now a rule every engine follows (docs/protocol.md, Versions)."""
+
+    def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [a for a in actions if not self._mana_ability(a)]
+
+    def act(self, action: dict[str, Any]) -> None:
+        if self._mana_ability(action):
+            raise UnsupportedError("mana abilities are not actions here")
+        self.inner.perform(action)
+
+    def _mana_ability(self, action: dict[str, Any]) -> bool:
+        if action.get("action") != "activate":
+            return False
+        found = [o for o in self.inner.observe()["battlefield"] if o.get("id") == action["card"]]
+        card = card_of(found[0]["card"], {}) if found and "card" in found[0] else None
+        return is_mana_ability(card, action.get("ability", 0))
+
+
+class CannotConcede(Shim):
+    """Answers ``unsupported`` to a concession, and lists none: once a capability
+    (actions.concede), now a rule every engine follows."""
+
+    def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [a for a in actions if a["action"] != "concede"]
+
+    def act(self, action: dict[str, Any]) -> None:
+        if action.get("action") == "concede":
+            raise UnsupportedError("no concession here")
+        self.inner.perform(action)
+
+
 # ---- the registries ---------------------------------------------------------------------------
 
 #: Every allowed dialect, by class name.
@@ -872,6 +895,6 @@ DIALECTS: dict[str, type[Shim]] = {cls.__name__: cls for cls in (
     PayAutoOnly, PayAutoOnlyItsOwnWay, HarnessKeepsHands, Protocol10)}
 
 #: Dialects the protocol forbids: the suite must not pass them.
-FORBIDDEN: dict[str, type[Shim]] = {cls.__name__: cls for cls in (AsksOneAnswerDecisions,
-                                                                  ReversedEvents)}
+FORBIDDEN: dict[str, type[Shim]] = {cls.__name__: cls for cls in (
+    AsksOneAnswerDecisions, ReversedEvents, CannotActivateManaAbilities, CannotConcede)}
 

@@ -35,6 +35,23 @@ class HangsOnObserve(ToyEngine):
         return super().observe(player)
 
 
+class SlipsInThreeCases(ToyEngine):
+    """Answers observe with something that is no observation in the second, third and fourth
+    games it plays (counted over restarts: ``games`` is the class's): three protocol slips in
+    adjacent cases, each process answering hello when restarted."""
+
+    games = itertools.count(1)
+
+    def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        self.game = next(SlipsInThreeCases.games)
+        return super().new_game(edition, setup)
+
+    def observe(self, player: str | None = None) -> Any:
+        if 2 <= getattr(self, "game", 0) <= 4:
+            return "not an observation"
+        return super().observe(player)
+
+
 class SpeaksProtocolV0(ToyEngine):
     """Declares protocol version 0."""
 

@@ -59,13 +59,14 @@ class SourcesOnly(Declaring):
 
 
 class AutoPayOnly(Declaring):
-    """Chooses its own mana sources (``pay.auto``); no pool, no mana abilities as actions."""
+    """Chooses its own mana sources (``pay.auto``); no payment from the pool."""
 
     DECLARES = (*_SETUP, *_OBSERVE, "pay.auto")
 
 
 class PoolOnly(Declaring):
-    """Pays from the pool, with mana abilities as actions (protocol 1.0's way)."""
+    """Pays from the pool (protocol 1.0's way), declaring actions.mana as engines written for
+    protocol 1.1 did: a retired name, known and meaning nothing."""
 
     DECLARES = (*_SETUP, *_OBSERVE, "pay.pool", "actions.mana")
 
@@ -97,7 +98,7 @@ def _hide_libraries(observation: dict[str, Any]) -> dict[str, Any]:
 class HidesLibraries(Declaring):
     """Declares observe.library, yet shows library cards as hidden in a full observation."""
 
-    DECLARES = (*_SETUP, *_OBSERVE, "pay.pool", "actions.mana")
+    DECLARES = (*_SETUP, *_OBSERVE, "pay.pool")
 
     def observe(self, player: str | None = None) -> dict[str, Any]:
         return _hide_libraries(super().observe(player))
@@ -114,8 +115,7 @@ class KeepsIds(Declaring):
     (``observe.incarnation``), as phase.rs does: an adapter-shaped translation of the
     reference engine's ids."""
 
-    DECLARES = (*_SETUP, *_OBSERVE, "pay.pool", "pay.auto", "actions.mana",
-                "observe.incarnation")
+    DECLARES = (*_SETUP, *_OBSERVE, "pay.pool", "pay.auto", "observe.incarnation")
     #: the incarnation changes with each zone change (a broken engine would not)
     COUNTS = True
 

@@ -15,7 +15,6 @@ from conformance.needs import derive
 from conformance.portability import profile
 from reference_engine.engine import ReferenceEngine
 from reference_engine.errors import BadRequestError, UnsupportedError
-from spec.cardpool import activated_abilities, default_pool
 
 
 class ProfileEngine(ReferenceEngine):
@@ -52,34 +51,14 @@ class ProfileEngine(ReferenceEngine):
             raise BadRequestError("pay_with names sources: pay.sources was not declared")
         if pay_with == "auto" and "pay.auto" not in capabilities:
             raise BadRequestError("pay_with: auto, but pay.auto was not declared")
-        if kind == "concede" and "actions.concede" not in capabilities:
-            raise BadRequestError("concede was not declared (actions.concede)")
         # The harness keeps opening hands itself (keep is allowed); a mulligan is a case's.
         if kind == "mulligan" and "actions.mulligan" not in capabilities:
             raise BadRequestError("mulligan was not declared (actions.mulligan)")
-        if kind == "activate" and "actions.mana" not in capabilities and self._is_mana(action):
-            raise BadRequestError("mana abilities are not actions here (actions.mana)")
         if kind in ("cast", "activate") and pay_with is None and "pay.pool" not in capabilities:
             game = self._game()
             if any(game.players[action.get("player", "A")].pool):
                 raise BadRequestError("paying from the pool was not declared (pay.pool)")
         super().perform(action)
-
-    def legal_actions(self) -> list[dict[str, Any]]:
-        actions = super().legal_actions()
-        if "actions.mana" not in self.profile.capabilities:
-            actions = [a for a in actions if not (a["action"] == "activate" and self._is_mana(a))]
-        return actions
-
-    def _is_mana(self, action: dict[str, Any]) -> bool:
-        game = self._game()
-        obj = game.objects.get(action.get("card"))  # type: ignore[arg-type]
-        if obj is None:
-            return False
-        card = default_pool().edition(game.edition).get(obj.card.name)
-        abilities = activated_abilities(card) if card is not None else ()
-        index = action.get("ability", 0)
-        return isinstance(index, int) and 0 <= index < len(abilities) and abilities[index].mana
 
 
 class GivenZonesAutoPay(ProfileEngine):

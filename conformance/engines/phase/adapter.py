@@ -43,7 +43,7 @@ CAPABILITIES = (
     "setup.start", "setup.state", "setup.poison", "setup.graveyard", "setup.exile",
     "setup.tapped", "setup.sick", "setup.damage", "setup.counters", "setup.attachments",
     "setup.controller", "setup.tokens", "setup.lands_played", "setup.deck_order",
-    "pay.auto", "actions.legal", "actions.concede", "actions.mulligan",
+    "pay.auto", "actions.legal", "actions.mulligan",
     "observe.stack", "observe.events", "observe.view", "observe.library",
     "observe.incarnation",
 )
