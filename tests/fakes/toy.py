@@ -420,7 +420,11 @@ class ToyEngine:
                 if obj.controller == self.active:
                     obj.tapped = obj.sick = False
             self._next_step()
-        elif self.step == "draw" and not (self.turn == 1 and self.active == self.first_player):
+        elif self.step == "draw" and self.turn == 1 and self.active == self.first_player:
+            # the first player skips the draw of the game's first turn: the whole step, with
+            # its priority (cr2004 101.5, modern 103.8a)
+            self._next_step()
+        elif self.step == "draw":
             self._draw(self.active)
         elif self.step == "declare_attackers":
             self.priority = None
