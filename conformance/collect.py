@@ -22,13 +22,14 @@ from conformance import outcomes as kinds
 from conformance.case import Case
 from conformance.casefile import CaseSet
 from conformance.errors import InputError, SetupError
+from conformance.exitcodes import ExitCode
 from conformance.expectations import Expectations
 from conformance.lint import load_checked
 from conformance.plugin import RunContext
 from conformance.protocol import EngineInfo
 from conformance.reaper import Reaper
 from conformance.recorder import ResultsRecorder
-from conformance.resultsfile import Record
+from conformance.resultsfile import Record, Results
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.settings import Settings
@@ -64,6 +65,8 @@ class MtgPlugin:
         if workerinput is not None:
             self.known = {spec: EngineInfo.from_result(info) for spec, info in
                           workerinput.get("mtg_engine_info", {}).items()}
+            # The editions the controller chose from the same declarations.
+            self.settings = settings.for_engines(self.known.values())
         # The cases and expectations ``mtgconf run`` loaded for these very settings, else
         # loaded here, once (the cases when first needed).
         self._cases = context.cases if context.from_cli or not explicit else None
@@ -74,15 +77,16 @@ class MtgPlugin:
             except InputError as exc:
                 raise pytest.UsageError(f"bad expectations file:\n{exc}") from None
         self.recorder: ResultsRecorder | None = None
+        self.reasons: tuple[str, ...] = ()  # why the run failed to test the engine, if so
         self.reaper: Reaper | None = None
         self._signals: dict[int, Any] = {}
         if not self.is_worker:
             self.reaper = Reaper()
             self.reaper.start()
-            if settings.results is not None or settings.junit is not None:
-                self.recorder = ResultsRecorder(settings, case_node=self.case_of_node)
-                config.pluginmanager.register(self.recorder, "mtg-conformance-results")
-                self.recorder.open_stream()
+            # Always: the run is judged from its results (conformance.verdict), written to
+            # files or not.
+            self.recorder = ResultsRecorder(settings, case_node=self.case_of_node)
+            config.pluginmanager.register(self.recorder, "mtg-conformance-results")
             self._catch_signals()
         else:
             from conformance import reaper
@@ -190,6 +194,11 @@ class MtgPlugin:
                 probe.close()
             else:
                 self.sessions[spec] = probe
+        # Before collection: without an edition chosen, the engines' own.
+        self.settings = self.settings.for_engines(self.known.values())
+        if self.recorder is not None:
+            self.recorder.settings = self.settings
+            self.recorder.open_stream()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
@@ -208,6 +217,20 @@ class MtgPlugin:
         if self.recorder is not None:
             interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
             self.context.results = self.recorder.finish(interrupted=interrupted)
+            if not self.context.from_cli and not interrupted:
+                self._judge(session, self.context.results)
+
+    def _judge(self, session: pytest.Session, results: Results) -> None:
+        """The exit status ``mtgconf run`` would give, for ``pytest`` run by hand: a run
+        that tested nothing (every case skipped, fewer than --mtg-min-run, a capability the
+        harness does not know) must not pass because nothing failed."""
+        from conformance.verdict import judge
+
+        verdict = judge(results, self.settings.min_run)
+        self.reasons = verdict.reasons
+        if verdict.code != ExitCode.OK and session.exitstatus in (
+                pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            session.exitstatus = int(verdict.code)
 
     def pytest_unconfigure(self) -> None:
         self._restore_signals()
@@ -223,6 +246,8 @@ class MtgPlugin:
                 f"{', '.join(self.settings.editions)}"]
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        for reason in self.reasons:
+            terminalreporter.write_line(f"mtg-conformance: {reason}", red=True)
         if self.recorder is not None and self.recorder.results is not None \
                 and self.settings.results is not None and not self.context.from_cli:
             results = self.recorder.results

@@ -12,7 +12,7 @@ engine takes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from conformance.protocol import PLAYERS
@@ -52,12 +52,25 @@ class Handles:
         known = self.incarnation.get(handle, _UNKNOWN)
         return known is _UNKNOWN or obj.get("incarnation") == known
 
-    def bind(self, handle: str, obj: dict[str, Any]) -> None:
-        """Name an observed object (a ``bind`` step)."""
+    def bind(self, handle: str, obj: dict[str, Any], *, follow: bool = True) -> None:
+        """Name an observed object (a ``bind`` step). ``follow=False`` names what is no object
+        (a trigger waiting to be put on the stack: its id is the engine's own, in no object's
+        namespace), so that it is never taken for the object that has the same id."""
         self.current[handle] = obj["id"]
-        self._handle_of[_key(obj["id"])] = handle
+        if follow:
+            self._handle_of[_key(obj["id"])] = handle
         if "incarnation" in obj:
             self.incarnation[handle] = obj["incarnation"]
+
+    def handle_for(self, obj: dict[str, Any]) -> str | None:
+        """The handle that names this observed object now, if one does."""
+        handle = self._handle_of.get(_key(obj.get("id")))
+        return handle if handle is not None and self.matches(handle, obj) else None
+
+    @property
+    def by_id(self) -> Mapping[Any, str]:
+        """Engine id -> the handle that names the object with that id now."""
+        return _ById(self._handle_of)
 
     def note_incarnations(self, observation: dict[str, Any]) -> None:
         """Record the incarnation of every handled object found in ``observation``."""
@@ -85,6 +98,22 @@ class Handles:
 _UNKNOWN: Any = object()
 
 
+class _ById(Mapping[Any, str]):
+    """A read-only view of a ``Handles``' reverse map, by the engine's ids as they are."""
+
+    def __init__(self, by_key: dict[Any, str]) -> None:
+        self._by_key = by_key
+
+    def __getitem__(self, object_id: Any) -> str:
+        return self._by_key[_key(object_id)]
+
+    def __iter__(self) -> Iterator[Any]:
+        return (value for _, value in self._by_key)
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+
 def _objects(observation: Any) -> list[dict[str, Any]]:
     """Every object of an observation, in every zone."""
     found: list[dict[str, Any]] = []
@@ -105,9 +134,12 @@ def _key(value: Any) -> Any:
 
 
 def translate(action: dict[str, Any], handles: Handles,
-              observe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+              observe: Callable[[], dict[str, Any]], *, keep_ids: bool = False
+              ) -> dict[str, Any]:
     """The protocol action for a case's action. ``observe`` is called (once, lazily) only
-    when an object is named by card name.
+    when an object is named by card name. With ``keep_ids`` a reference that is no handle is
+    an engine id, kept as it is (the fuzzer's own actions name objects by handle or by id,
+    never by card name). A ``pay_with`` that is no list (``"auto"``) is left as it is.
 
     :raises UnknownReference: no object of that name where the action looks.
     """
@@ -123,25 +155,26 @@ def translate(action: dict[str, Any], handles: Handles,
     for name in OBJECT_FIELDS:
         if name in action:
             zone = "hand" if name == "card" and action.get("action") in FROM_HAND else "battlefield"
-            out[name] = _object(action[name], handles, observation, player, zone)
+            out[name] = _object(action[name], handles, observation, player, zone,
+                                keep_ids=keep_ids)
     if "order" in action:
-        out["order"] = [_object(x, handles, observation, player, "battlefield")
-                        for x in action["order"]]
+        out["order"] = [_object(x, handles, observation, player, "battlefield",
+                                keep_ids=keep_ids) for x in action["order"]]
     if "choice" in action:
         out["choice"] = _choice(action["choice"], handles)
-    if "pay_with" in action:
+    if isinstance(action.get("pay_with"), list):
         chosen: list[Any] = []
         out["pay_with"] = []
         for entry in action["pay_with"]:
             source = dict(entry) if isinstance(entry, dict) else {"card": entry}
             source["card"] = _object(source["card"], handles, observation, player,
-                                     "sources", exclude=chosen)
+                                     "sources", exclude=chosen, keep_ids=keep_ids)
             chosen.append(source["card"])
             out["pay_with"].append(source)
     if "targets" in action:
         out["targets"] = [
             {"player": t} if t in PLAYERS and t not in handles
-            else {"object": _object(t, handles, observation, player, "any")}
+            else {"object": _object(t, handles, observation, player, "any", keep_ids=keep_ids)}
             for t in action["targets"]
         ]
     return out
@@ -159,9 +192,12 @@ def _choice(value: Any, handles: Handles) -> Any:
 
 
 def _object(ref: str, handles: Handles, observation: Callable[[], dict[str, Any]],
-            player: str | None, zone: str, exclude: list[Any] | None = None) -> Any:
+            player: str | None, zone: str, exclude: list[Any] | None = None, *,
+            keep_ids: bool = False) -> Any:
     if ref in handles:
         return handles.id(ref)
+    if keep_ids:
+        return ref
     state = observation()
     if zone == "hand":
         places = [("hand of " + str(player), _zone(state, "players", player, "hand"))]

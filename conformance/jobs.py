@@ -4,9 +4,11 @@ A worker is a fresh Python process that imports pytest and the harness, loads an
 case file and starts its own engine before it runs a case: about as long as the bundled suite
 takes in one process with the bundled engine. So workers pay only when the case runs are slow,
 whatever kind of engine runs them, and the only way to know is to time a few. ``probe`` times
-a handful of the run's own case runs on the engine the run started already (their outcomes
-are dropped, and a run in one process gets a fresh engine), and ``workers`` weighs the
-suite's time in one process against the workers' start-up plus their share of it.
+a handful of the run's own case runs on the engine the run started already (a run in one
+process then gets a fresh engine), and ``workers`` weighs the suite's time in one process
+against the workers' start-up plus their share of it. The probe's case runs are real runs:
+their outcomes are kept (``Probe.runs``), so that a fault the engine shows only there (a
+crash in its first game) is reported and judged, not lost.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 from dataclasses import dataclass
 
 from conformance.case import Case
+from conformance.outcomes import Outcome
 from conformance.runner import RunOptions, blockers, run_case
 from conformance.session import EngineSession
 
@@ -38,6 +41,7 @@ class Probe:
 
     seconds_per_run: float
     timed: int  # case runs timed
+    runs: tuple[tuple[Case, str, Outcome], ...] = ()  # each timed run: case, edition, outcome
 
 
 def probe(session: EngineSession, cases: list[Case], editions: tuple[str, ...]) -> Probe | None:
@@ -51,16 +55,18 @@ def probe(session: EngineSession, cases: list[Case], editions: tuple[str, ...]) 
     random.Random(0).shuffle(runs)
     options = RunOptions(case_timeout=PROBE_TIMEOUT)
     times: list[float] = []
+    done: list[tuple[Case, str, Outcome]] = []
     began = time.perf_counter()
     for case, edition in runs[:MAX_RUNS]:
         started = time.perf_counter()
         outcome = run_case(case, edition, session, options)
         times.append(time.perf_counter() - started)
+        done.append((case, edition, outcome))
         if outcome.status in ("crash", "timeout") or session.client is None:
             break  # what it took is all the more reason for workers
         if len(times) >= MIN_RUNS and time.perf_counter() - began >= PROBE_SECONDS:
             break
-    return Probe(statistics.median(times), len(times))
+    return Probe(statistics.median(times), len(times), tuple(done))
 
 
 def workers(*, cpus: int, runs: int, seconds_per_run: float, start_up: float) -> int:

@@ -65,7 +65,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--mtg-edition", action="append", dest="mtg_editions", default=[], metavar="EDITION",
         type=checked.edition,
         help=f"Edition to run cases under: {', '.join(checked.EDITIONS)} or all (repeatable) "
-             "[all]")
+             "[the editions the engine declares]")
     group.addoption(
         "--mtg-rules", action="append", dest="mtg_rules", default=[], metavar="GLOB",
         help="Only cases citing a rule matching GLOB, e.g. cr2004:101.* or 217.* (repeatable)")
@@ -98,9 +98,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Check every message both ways against its JSON Schema; a violation is an error")
     group.addoption(
         "--mtg-max-restarts", dest="mtg_max_restarts", default=None, metavar="N",
-        type=checked.count, help=f"Restarts of a crashed or hung engine in a row before its "
-                                 f"remaining cases are reported as not run "
-                                 f"[{DEFAULT_MAX_RESTARTS}]")
+        type=checked.count, help=f"Failed restarts of a crashed or hung engine in a row (it "
+                                 f"did not start or answer hello) before its remaining cases "
+                                 f"are reported as not run [{DEFAULT_MAX_RESTARTS}]")
     group.addoption(
         "--mtg-repeat", dest="mtg_repeat", default=None, metavar="N", type=checked.positive,
         help="Run each case N times, in fresh games; a case whose runs end differently is "

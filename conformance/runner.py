@@ -8,7 +8,6 @@ engine did not declare is ``Skipped`` before anything is sent.
 
 from __future__ import annotations
 
-import json
 import traceback
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
@@ -16,6 +15,16 @@ from typing import Any, NoReturn
 from conformance import needs, observed, paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
+from conformance.driver import (
+    FAIL,
+    MAX_ADVANCE,
+    GameDriver,
+    Observer,
+    Rejected,
+    UnknownHandles,
+    Unreached,
+    show,
+)
 from conformance.errors import (
     CallFailed,
     EngineCrashed,
@@ -23,7 +32,7 @@ from conformance.errors import (
     EngineTimedOut,
     InvalidResponse,
 )
-from conformance.handles import Handles, UnknownReference, translate
+from conformance.handles import UnknownReference
 from conformance.outcomes import (
     Crashed,
     Errored,
@@ -33,21 +42,11 @@ from conformance.outcomes import (
     Skipped,
     TimedOut,
 )
-from conformance.protocol import (
-    ILLEGAL_ACTION,
-    ILLEGAL_SETUP,
-    PLAYERS,
-    RETIRED,
-    UNSUPPORTED,
-    EngineInfo,
-)
+from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, RETIRED, UNSUPPORTED, EngineInfo
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
 from spec.standins import parse_token
 
-MAX_ADVANCE = 500
-#: Opening-hand decisions the harness answers itself (with keep) when a case is not about them.
-_MULLIGAN_DECISIONS = ("mulligan",)
 # A call that exists only because the engine declared a capability: answering it
 # `unsupported` contradicts the declaration (an error, not a skip).
 _DECLARED_BY = {"events": "observe.events", "legal_actions": "actions.legal"}
@@ -96,7 +95,10 @@ def describe_blockers(missing: list[str]) -> str:
 
 
 def run_case(case: Case, edition: str, session: EngineSession,
-             options: RunOptions | None = None) -> Outcome:
+             options: RunOptions | None = None, *, observer: Observer | None = None
+             ) -> Outcome:
+    """The case's outcome on the engine; ``observer`` watches its game (``mtgconf fuzz
+    replay``'s invariants: conformance.driver)."""
     options = options or RunOptions()
     if session.info is None:
         return Errored(session.broken or "not run: the engine was not started")
@@ -115,7 +117,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
     except EngineCrashed as exc:
         return Crashed(str(exc), exc.stderr)
     mark = client.transport.stderr_mark()
-    case_run = _CaseRun(case, edition, client, session.info, options)
+    case_run = _CaseRun(case, edition, client, session.info, options, observer)
     unusable = harness_failed = slipped = False
     try:
         case_run.run()
@@ -151,18 +153,17 @@ def _with_stderr(outcome: Outcome, stderr: str) -> Outcome:
 
 
 class _CaseRun:
-    """One case run against an engine under one edition: its game, step by step."""
+    """One case run against an engine under one edition: its game, step by step, played on
+    the game driver (``conformance.driver``)."""
 
     def __init__(self, case: Case, edition: str, client: EngineClient, info: EngineInfo,
-                 options: RunOptions) -> None:
+                 options: RunOptions, observer: Observer | None = None) -> None:
         self.case = case
         self.edition = edition
-        self.client = client
         self.info = info
         self.options = options
         self.step: Step | None = None
-        self.handles = Handles({})
-        self.follows = "observe.events" in info.capabilities
+        self.game = GameDriver(client, info, edition, observer=observer)
         self.pay_form = (case.payment.form_for(info.capabilities)
                          if case.payment is not None else None)
 
@@ -173,8 +174,10 @@ class _CaseRun:
         if self.case.steps[0].kind == "expect_illegal_setup":
             self._expect_illegal_setup(self.case.steps[0])
             return
+        # A case that is not about mulligans keeps every opening hand the engine offers.
+        keep = "actions.mulligan" not in self.case.needs
         try:
-            ids = self.client.new_game(self.edition, self.case.setup)
+            self.game.start(self.case.setup, keep=keep, named=self.case.handles)
         except EngineRejected as exc:
             if exc.type != ILLEGAL_SETUP or "setup.legality" not in self.case.needs:
                 raise
@@ -183,29 +186,15 @@ class _CaseRun:
             raise _Stop(Failed(0, "new_game", "new_game: the engine refused a setup the "
                                f"rules allow, as illegal_setup: {exc.detail}", None,
                                None, None, self.case.line)) from None
-        missing = sorted(self.case.handles - set(ids))
-        if missing:
-            raise _Stop(Errored(f"new_game: the engine returned no id for handle "
-                                f"{', '.join(missing)}"))
-        self.handles = Handles({h: ids[h] for h in self.case.handles})
-        if self.case.handles and "observe.incarnation" in self.info.capabilities:
-            self.handles.note_incarnations(self.client.observe())
-        if "start" in self.case.setup and "actions.mulligan" not in self.case.needs:
-            self._keep_opening_hands()
+        except UnknownHandles as exc:
+            raise _Stop(Errored(f"new_game: {exc}")) from None
+        except Rejected as exc:
+            raise _Stop(Failed(0, "do", exc.describe(
+                "new_game: the engine rejected {action} for its pending mulligan "
+                "decision"))) from None
         for step in self.case.steps:
             self.step = step
             getattr(self, f"_{step.kind}")(step)
-
-    def _keep_opening_hands(self) -> None:
-        """A case that is not about mulligans keeps every opening hand the engine offers."""
-        for _ in range(2 * len(PLAYERS)):
-            pending = self.client.observe().get("pending")
-            if not isinstance(pending, dict) or pending.get("decision") not in \
-                    _MULLIGAN_DECISIONS:
-                return
-            self._accepted(None, {"action": "keep", "player": pending.get("player")},
-                           "new_game: the engine rejected {action} for its pending mulligan "
-                           "decision")
 
     # ---- steps ----
 
@@ -213,60 +202,50 @@ class _CaseRun:
         action = self._pay(step, self._translate(step, step.value))
         self._accepted(step, action, "the engine rejected {action} as illegal",
                        needs.rule_action(step.value, self.case.handle_cards))
-        self._follow()
+        self.game.follow()
 
     def _pay(self, step: Step, action: dict[str, Any]) -> dict[str, Any]:
         """The action with its named sources (``pay_with``) in the engine's form: ids
         (``pay.sources``), ``"auto"`` (``pay.auto``), or activated first and paid from the pool
-        (``pay.pool``: the harness activates each source's mana ability as an action)."""
-        sources = action.pop("pay_with", None)
-        if sources is None:
-            return action
-        if self.pay_form == "sources":
-            action["pay_with"] = [s["card"] for s in sources]
-        elif self.pay_form == "auto":
-            action["pay_with"] = "auto"
-        else:
-            for source in sources:
-                self._activate_source(step, action["player"], source)
-        return action
-
-    def _activate_source(self, step: Step, player: str, source: dict[str, Any]) -> None:
-        activate = {"action": "activate", "player": player, "card": source["card"],
-                    "ability": source.get("ability", 0)}
-        answers = [activate]
-        if "choice" in source:
-            answers.append({"action": "choose", "player": player, "choice": source["choice"]})
-        for answer in answers:
-            self._accepted(step, answer, "paying from the pool, the engine rejected {action}",
-                           "actions.mana" if answer is activate else None)
+        (``pay.pool``: the driver activates each source's mana ability as an action; an
+        activation answered ``unsupported`` fails the case, mana abilities being a rule)."""
+        try:
+            return self.game.pay(action, self.pay_form)
+        except Rejected as exc:
+            self._fail(step, exc.describe("paying from the pool, the engine rejected {action}"))
+        except EngineRejected as exc:
+            sent = self.game.last_action
+            if sent is not None and sent.get("action") == "activate":
+                self._rule_unsupported(step, sent, exc, "actions.mana")
+            raise
 
     def _expect_illegal(self, step: Step) -> None:
-        before = self.client.observe()
+        before = self.game.observe()
         action = self._pay(step, self._translate(step, step.value, before))
         try:
-            self.client.perform(action)
+            played = self.game.act(action, listed=False)
         except EngineRejected as exc:
             self._rule_unsupported(step, action, exc,
                                    needs.rule_action(step.value, self.case.handle_cards))
-            if exc.type != ILLEGAL_ACTION:
-                raise
-        else:
-            self._fail(step, f"the engine accepted {_show(action)}; it must be rejected as "
+            raise
+        if played.rejected is None:
+            self._fail(step, f"the engine accepted {show(action)}; it must be rejected as "
                        "illegal_action")
+        if played.rejected.type != ILLEGAL_ACTION:
+            raise played.rejected
         # The same state, whatever order the engine lists its unordered lists in this time.
-        before, after = observed.canonical(before), observed.canonical(self.client.observe())
+        before, after = observed.canonical(before), observed.canonical(self.game.observe())
         if after != before:
             where, old, new = _difference(before, after)
             self._fail(step, f"the engine rejected the action but changed the state at "
-                       f"{where}: before {_show(old)}, after {_show(new)}", where, old, new)
-        self._follow()
+                       f"{where}: before {show(old)}, after {show(new)}", where, old, new)
+        self.game.follow()
 
     def _expect_illegal_setup(self, step: Step) -> None:
         """new_game must refuse the setup: the rules forbid it (the step says why)."""
         self.step = step
         try:
-            self.client.new_game(self.edition, self.case.setup)
+            self.game.start(self.case.setup, keep=False, named=frozenset())
         except EngineRejected as exc:
             if exc.type != ILLEGAL_SETUP:
                 raise
@@ -275,16 +254,17 @@ class _CaseRun:
                    "new_game must refuse it as illegal_setup")
 
     def _expect(self, step: Step) -> None:
-        observation = self.client.observe(step.view)
+        observation = self.game.observe(step.view)
         full = step.view is None
         for check in step.checks:
             try:
-                value = paths.resolve(check.path, observation, self.handles.matches, full=full)
+                value = paths.resolve(check.path, observation, self.game.handles.matches,
+                                      full=full)
                 paths.check(check.path, check.expected, value, full=full)
             except paths.Mismatch as exc:
                 self._no_one_answer_decision(step, observation)
                 message = str(exc)
-                if check.path.handles and not self.follows and \
+                if check.path.handles and not self.game.follows and \
                         not isinstance(exc, paths.HiddenCards):
                     message += (" (the engine does not declare observe.events, so handles are "
                                 "not followed across zones)")
@@ -293,10 +273,11 @@ class _CaseRun:
 
     def _bind(self, step: Step) -> None:
         """Name objects that play created or moved: each path must select one object."""
-        observation = self.client.observe()
+        observation = self.game.observe()
         for check in step.checks:
             try:
-                found = paths.resolve(check.path, observation, self.handles.matches, full=True)
+                found = paths.resolve(check.path, observation, self.game.handles.matches,
+                                      full=True)
             except paths.Mismatch as exc:
                 self._fail(step, str(exc), check.path.text)
             objects = found if isinstance(found, list) else [found]
@@ -304,66 +285,33 @@ class _CaseRun:
             if len(objects) != 1:
                 self._fail(step, f"{check.path.text} selects {len(objects)} objects; a bind "
                            "needs exactly one", check.path.text, 1, len(objects))
-            self.handles.bind(str(check.expected), objects[0])
+            # A trigger waiting to be ordered is no object: its id is the engine's own.
+            self.game.handles.bind(str(check.expected), objects[0],
+                                   follow=not check.path.text.startswith("pending."))
 
     def _advance(self, step: Step) -> None:
-        target = step.value
-        wanted = "the end of the game" if "over" in target else ", ".join(
-            f"{k} {v}" for k, v in target.items())
-        for _ in range(self.options.max_advance):
-            observation = self.client.observe()
-            raw_turn = observation.get("turn")
-            turn: dict[str, Any] = raw_turn if isinstance(raw_turn, dict) else {}
-            result = observation.get("result") or {}
-            over = isinstance(result, dict) and bool(result.get("over"))
-            if target == {"over": True} and over:
-                return
-            if "over" not in target and all(
-                    turn.get("number" if k == "turn" else k) == v for k, v in target.items()):
-                self._follow()
-                return
-            if over:
-                self._fail(step, f"the game ended ({result.get('reason')}) before reaching "
-                           f"{wanted}")
-            if "turn" in target and isinstance(turn.get("number"), int) \
-                    and turn["number"] > target["turn"]:
-                self._fail(step, f"the game is at turn {turn['number']}, past {wanted}")
-            pending = observation.get("pending")
-            if isinstance(pending, dict):
-                decision = pending.get("decision")
-                if decision not in ("declare_attackers", "declare_blockers"):
-                    self._no_one_answer_decision(step, observation)
-                    self._fail(step, f"stopped at turn {turn.get('number')} {turn.get('step')}: "
-                               f"player {pending.get('player')} must decide {decision} before "
-                               f"reaching {wanted}")
-                self._pass(step, {"action": "done", "player": pending.get("player")})
-            elif turn.get("priority") in PLAYERS:
-                self._pass(step, {"action": "pass", "player": turn["priority"]})
-            else:
-                self._fail(step, f"stopped at turn {turn.get('number')} {turn.get('step')}: "
-                           f"nobody has priority and no decision is pending")
-        self._fail(step, f"did not reach {wanted} within {self.options.max_advance} actions")
+        try:
+            self.game.advance(step.value, decisions=FAIL, limit=self.options.max_advance)
+        except Unreached as exc:
+            if exc.kind == "decision":
+                self._no_one_answer_decision(step, self.game.observe())
+            self._fail(step, str(exc))
+        except Rejected as exc:
+            self._fail(step, exc.describe("the engine rejected {action} while advancing"))
 
-    def _pass(self, step: Step, action: dict[str, Any]) -> None:
-        self._accepted(step, action, "the engine rejected {action} while advancing")
-
-    def _accepted(self, step: Step | None, action: dict[str, Any], rejected: str,
+    def _accepted(self, step: Step, action: dict[str, Any], rejected: str,
                   rule: str | None = None) -> None:
         """Perform an action the case needs the engine to accept: an ``illegal_action``
         answer fails the case, with ``rejected`` (naming ``{action}``), the reason and
         the engine's message. An action that is a rule every engine follows (``rule``, a
         retired capability) fails it when answered ``unsupported`` too, rather than skip."""
         try:
-            self.client.perform(action)
+            self.game.perform(action)
+        except Rejected as exc:
+            self._fail(step, exc.describe(rejected))
         except EngineRejected as exc:
-            if step is not None:
-                self._rule_unsupported(step, action, exc, rule)
-            if exc.type != ILLEGAL_ACTION:
-                raise
-            message = f"{rejected.format(action=_show(action))} ({exc.reason}): {exc.detail}"
-            if step is None:
-                raise _Stop(Failed(0, "do", message)) from None
-            self._fail(step, message)
+            self._rule_unsupported(step, action, exc, rule)
+            raise
 
     # ---- helpers ----
 
@@ -372,7 +320,7 @@ class _CaseRun:
         """An ``unsupported`` answer to an action every engine must take (``rule``, a name of
         ``protocol.RETIRED``) fails the case: the engine lacks a rule, not a capability."""
         if exc.type == UNSUPPORTED and rule is not None:
-            self._fail(step, f"the engine answered {_show(action)} unsupported ({exc.detail}); "
+            self._fail(step, f"the engine answered {show(action)} unsupported ({exc.detail}); "
                        f"{RETIRED[rule]}, is no capability an engine may lack "
                        "(docs/protocol.md, Versions)")
 
@@ -385,7 +333,7 @@ class _CaseRun:
             return
         why = observed.one_answer(pending, None)
         if why is None and "actions.legal" in self.info.capabilities:
-            why = observed.one_answer(pending, self.client.legal_actions())
+            why = observed.one_answer(pending, self.game.legal())
         if why is not None:
             raise _Stop(Errored(f"{step.describe()}: the engine broke the protocol: {why}",
                                 step=step.index))
@@ -393,14 +341,9 @@ class _CaseRun:
     def _translate(self, step: Step, action: dict[str, Any],
                    observation: dict[str, Any] | None = None) -> dict[str, Any]:
         try:
-            return translate(action, self.handles,
-                             (lambda: observation) if observation else self.client.observe)
+            return self.game.translate(action, observation)
         except UnknownReference as exc:
             self._fail(step, str(exc))
-
-    def _follow(self) -> None:
-        if self.follows and self.handles.current:
-            self.handles.follow(self.client.events())
 
     def _fail(self, step: Step, message: str, path: str | None = None, expected: Any = None,
               observed: Any = None) -> NoReturn:
@@ -442,8 +385,3 @@ def _difference(before: Any, after: Any, where: str = "") -> tuple[str, Any, Any
 
 def _plain(value: Any) -> Any:
     return None if value is paths.MISSING else value
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= 200 else text[:200] + "..."

@@ -2,11 +2,12 @@
 
 The restart policy lives here and nowhere else. A case that leaves the connection unusable
 (the engine crashed, timed out, or wrote something that is not a response) gets a fresh
-engine for the next case, with the ``hello`` handshake replayed. After ``max_restarts``
-restarts in a row the engine is marked broken and every case left is reported as not run. A
-restart the engine is not to blame for (a harness error) is not counted, and one after a
-protocol slip (an answer that is no response, ``runner.run_case``) is counted but not as one in
-a row: the engine answered, so the slip costs only its case.
+engine for the next case, with the ``hello`` handshake replayed. What marks the engine broken
+is the engine failing to come back: after ``max_restarts`` failed restarts in a row (it would
+not start, or did not answer ``hello``) every case left is reported as not run. A restart that
+succeeds clears the count, whatever the case then does: a deterministic crash, hang or
+protocol slip in several adjacent cases costs those cases, each its own result, and never the
+cases after them. A restart the engine is not to blame for (a harness error) is not counted.
 """
 
 from __future__ import annotations
@@ -46,9 +47,8 @@ class EngineSession:
         self.client: EngineClient | None = None
         self.broken: str | None = None
         self.restarts = 0
-        self.restarts_in_a_row = 0
+        self.failed_restarts_in_a_row = 0  # restarts that did not start or answer hello
         self._fresh = False  # the next start is not a restart of a failed engine
-        self._slipped = False  # the next start follows a protocol slip (not one in a row)
         self._retired_seconds = 0.0  # engine_seconds of the clients dropped so far
 
     def start(self) -> EngineInfo:
@@ -77,49 +77,43 @@ class EngineSession:
         """The client for the next case, restarting the engine if the last case broke it.
 
         :raises EngineBroken: the engine is out of the run.
-        :raises EngineCrashed: the engine could not be restarted (counts as a restart).
+        :raises EngineCrashed: the engine could not be restarted (a failed restart: counts
+            towards marking it broken).
         """
         if self.broken is not None:
             raise EngineBroken(self.broken)
-        if self.client is None and self._fresh:
-            self._fresh = False
-            try:
-                self.start()
-            except SetupError as exc:
-                raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
-                                    exc.stderr) from None
-        if self.client is None and self._slipped:
-            # After a protocol slip: a restart, not one in a row (the engine answered).
-            self._slipped = False
-            self.restarts += 1
-            try:
-                self.start()
-            except SetupError as exc:
-                self.restarts_in_a_row += 1
-                raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
-                                    exc.stderr) from None
         if self.client is None:
-            if self.restarts_in_a_row >= self.max_restarts:
-                self.broken = (f"not run: {self.spec.text} is marked broken after "
-                               f"{self.restarts_in_a_row} restarts in a row")
-                raise EngineBroken(self.broken)
-            self.restarts += 1
-            self.restarts_in_a_row += 1
+            blamed, self._fresh = not self._fresh, False
+            if blamed:
+                failed = self.failed_restarts_in_a_row
+                if failed >= self.max_restarts:
+                    self.broken = (f"not run: {self.spec.text} is marked broken after {failed} "
+                                   f"failed restart{'s' * (failed != 1)} in a row (it did not "
+                                   f"start or answer hello)" if failed else
+                                   f"not run: {self.spec.text} is not restarted "
+                                   f"(--max-restarts 0)")
+                    raise EngineBroken(self.broken)
+                self.restarts += 1
             try:
                 self.start()
             except SetupError as exc:
+                if blamed:
+                    self.failed_restarts_in_a_row += 1
                 raise EngineCrashed(f"the engine could not be restarted: {exc.message()}",
                                     exc.stderr) from None
+            # A healthy restart: the engine answered hello, so whatever broke the last case
+            # was that case's, not a reason to stop running the engine.
+            self.failed_restarts_in_a_row = 0
         assert self.client is not None
         self.client.budget = timeout
         self.client.deadline = None if timeout is None else time.monotonic() + timeout
         return self.client
 
     def end(self, *, unusable: bool, blame: bool = True, slipped: bool = False) -> None:
-        """Close a case; ``unusable`` drops the engine so that the next case restarts it, as
-        a restart counted against the engine unless it was not to ``blame``; after a protocol
-        slip (``slipped``: the engine answered, but not with a response) the restart counts,
-        but not as one in a row."""
+        """Close a case; ``unusable`` drops the engine so that the next case restarts it, a
+        restart counted against the engine unless it was not to ``blame``. (``slipped``: the
+        engine answered, but not with a response; kept for the callers that say so, it is
+        restarted like any other unusable engine.)"""
         client = self.client
         if client is None:
             return
@@ -128,10 +122,7 @@ class EngineSession:
             self._retired_seconds += client.engine_seconds
             self.client = None
             self._fresh = not blame
-            self._slipped = blame and slipped
             _kill(client.transport)
-        else:
-            self.restarts_in_a_row = 0
 
     def mark_broken(self, reason: str) -> None:
         self.broken = reason

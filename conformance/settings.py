@@ -21,12 +21,15 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.transports import EngineSpec
 from spec import editions as spec_editions
+
+if TYPE_CHECKING:
+    from conformance.protocol import EngineInfo
 
 BUNDLED_CASES = Path(__file__).resolve().parent / "cases"
 EDITIONS = tuple(spec_editions.EDITIONS)  # the corpus's editions, in its order
@@ -131,6 +134,19 @@ class Settings:
     max_restarts: int = DEFAULT_MAX_RESTARTS
     repeat: int = 1
     min_run: MinRun | None = None
+    #: no edition was chosen: ``editions`` are to be those the engines declare, once known
+    #: (``for_engines``); a modern-only engine is not measured against cr2004 by default
+    engine_editions: bool = False
+
+    def for_engines(self, infos: Iterable[EngineInfo]) -> Settings:
+        """These settings once the engines declared themselves: without an edition chosen,
+        the editions any of them declares (all, if they declare none the harness knows: their
+        cases then skip, and the unknown edition fails the run)."""
+        if not self.engine_editions:
+            return self
+        declared = {e for info in infos for e in info.editions}
+        chosen = tuple(e for e in EDITIONS if e in declared) or self.editions
+        return replace(self, editions=chosen, engine_editions=False)
 
     @property
     def stream(self) -> Path | None:
@@ -159,7 +175,8 @@ class Settings:
     def pytest_args(self) -> list[str]:
         """The ``--mtg-*`` options that make the plugin read back these settings."""
         args = [f"--mtg-engine={e.text}" for e in self.engines]
-        args += [f"--mtg-edition={e}" for e in self.editions]
+        if not self.engine_editions:
+            args += [f"--mtg-edition={e}" for e in self.editions]
         args += [f"--mtg-rules={g}" for g in self.rules]
         args += [f"--mtg-case={g}" for g in self.case_ids]
         args += [f"--mtg-cases={d}" for d in self.case_dirs if d != BUNDLED_CASES]
@@ -189,7 +206,7 @@ class Settings:
         """
         editions = [e for e in option.mtg_editions if e != "all"]
         if not editions or "all" in option.mtg_editions:
-            editions = list(EDITIONS)
+            editions = list(EDITIONS)  # narrowed to the engines' own if none was named
         timeout = option.mtg_case_timeout
         return cls(
             engines=tuple(dict.fromkeys(EngineSpec.parse(text)
@@ -208,6 +225,7 @@ class Settings:
             else option.mtg_max_restarts,
             repeat=option.mtg_repeat or 1,
             min_run=option.mtg_min_run,
+            engine_editions=not option.mtg_editions,
         )
 
     @staticmethod

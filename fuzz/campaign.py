@@ -9,6 +9,15 @@ seeds apart, and merges what they found.
 
 The example database (Hypothesis's own) makes a campaign start with the games that failed
 before: a local directory by default, a directory shared by several machines, or Redis.
+
+A campaign plays on the engines it is given (``fuzz.engines.FuzzEngines``, owned by its
+caller), or on its own, started when it runs and closed when it ends.
+
+Hypothesis has no setting for two things a campaign needs (a bound on the time spent
+shrinking, draws that ignore the constants of the modules imported), so the campaign sets
+private attributes of Hypothesis for the duration of a round: ``HYPOTHESIS_PRIVATES`` lists
+them, a campaign fails with ``HypothesisMoved`` (naming the attribute) if one is missing, and
+``tests/test_fuzz.py`` fails on the installed Hypothesis if one moved.
 """
 
 from __future__ import annotations
@@ -29,19 +38,21 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
+from conformance.protocol import EngineInfo
+from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS
 from fuzz.machine import (
+    DIFFERENTIAL,
     ENGINE_ERROR,
     PSEUDO_INVARIANTS,
     Failure,
     Finding,
     Findings,
     FuzzConfig,
-    close_sessions,
-    engine_info,
+    check_config,
     fuzz_machine,
 )
-from fuzz.replay import case_from, write_case
+from fuzz.replay import NO_CASE, case_from, cited, write_case
 
 FORMAT = "mtg-conformance fuzz"
 VERSION = 1
@@ -86,23 +97,42 @@ class Campaign:
     out: Path | None = None
     progress: Callable[[str], None] | None = None
     findings: Findings = field(default_factory=Findings)
+    #: the engines to play on (the caller's, not closed here); None: the campaign's own
+    engines: FuzzEngines | None = None
     rounds: int = 0
     seconds: float = 0.0
     started: str = ""
+    #: what the engine declared, once the campaign has run
+    info: EngineInfo | None = None
+    #: per finding, what its case does on the engine and on the reference engine
+    #: (``_check_cases``): kind confirmed, deviation, unconfirmed, unwritable or unchecked
+    checked_cases: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def run(self) -> Findings:
+        """Play rounds until the budget (or the rounds wanted) is spent; the findings."""
+        if self.engines is not None:
+            return self._run(self.engines)
+        with FuzzEngines() as engines:
+            return self._run(engines)
+
+    def _run(self, engines: FuzzEngines) -> Findings:
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self.info = check_config(self.config, engines)
         begin = time.monotonic()
         found: set[str] = set()
         last_report = begin
         database = open_database(self.database)
         while time.monotonic() - begin < self.budget and (
                 self.rounds_wanted is None or self.rounds < self.rounds_wanted):
+            # The differential is found one part of the game at a time (a difference in the
+            # listed mana abilities at the first step hides no difference elsewhere).
             remaining = tuple(i for i in (*INVARIANTS, *PSEUDO_INVARIANTS) if i not in found)
             if self.config.invariants is not None:
                 remaining = tuple(i for i in remaining if i in self.config.invariants)
-            config = replace(self.config, invariants=remaining)
-            machine = fuzz_machine(config, self.findings)
+            parts = tuple(sorted(k.split(" ", 1)[1] for k in found
+                                 if k.startswith(f"{DIFFERENTIAL} ")))
+            config = replace(self.config, invariants=remaining, known_differences=parts)
+            machine = fuzz_machine(config, engines, self.findings)
             round_seed = self.seed * 1_000_003 + self.rounds
             machine = seed(round_seed)(machine)
             chosen = settings(
@@ -113,22 +143,70 @@ class Campaign:
             try:
                 with shrinking_bounded(self.profile.shrink_seconds), own_randomness():
                     run_state_machine_as_test(machine, settings=chosen)
-            except Failure as failure:
-                found.add(failure.violations[0].invariant)
+            except Failure:
+                pass
             except Flaky as exc:
                 # A game that failed once and not when replayed: the engine is not
                 # deterministic. That is a finding in itself.
-                found.add("same-game-same-trace")
                 self._note_flaky(str(exc))
+            # Every invariant broken so far is left out of the next rounds, and only those:
+            # the others go on being checked (one broken at the first step of every game
+            # must not hide the rest).
+            found |= set(self.findings.by_key)
             self.rounds += 1
-            if ENGINE_ERROR in found:
-                break  # an engine that crashes would crash every round
+            crash = self.findings.by_key.get(ENGINE_ERROR)
+            if crash is not None and not crash.trace.steps:
+                break  # an engine that fails as a game starts would fail every game
             now = time.monotonic()
             if self.progress is not None and now - last_report >= 10:
                 last_report = now
                 self.progress(self.status(now - begin))
         self.seconds = time.monotonic() - begin
+        self._check_cases(engines)
         return self.findings
+
+    def _check_cases(self, engines: FuzzEngines) -> None:
+        """Run each finding's case, as it will be written, on the engine that broke it and on
+        the reference engine, before anyone reads it: a case that fails on the reference
+        engine too is a deviation of the two engines (or of the case), not a confirmation of
+        the invariant; one that passes on the engine says its last ``expect`` does not catch
+        the bug (the invariant's watch does, in ``mtgconf fuzz replay``)."""
+        import tempfile
+
+        from conformance.casefile import load_file
+        from conformance.errors import SetupError
+        from fuzz.replay import replay
+
+        for key, finding in self.findings.by_key.items():
+            if not finding.trace.setup or not self.info:
+                continue
+            case = case_from(finding.violation, finding.trace, self.info.name)
+            if case is None:
+                self.checked_cases[key] = {"kind": "no case", "problems": [NO_CASE]}
+                continue
+            with tempfile.TemporaryDirectory() as folder:
+                cases, problems = load_file(write_case(case, Path(folder) / "case.yaml"))
+            if problems or not cases:
+                self.checked_cases[key] = {"kind": "unwritable", "problems": [
+                    p.message for p in problems]}
+                continue
+            edition = finding.trace.edition
+            try:
+                mine = replay(cases[0], edition, engines.session(self.config.engine))
+                theirs = replay(cases[0], edition, engines.session("reference", "against"))
+            except SetupError as exc:  # an engine that will not start: the finding stays
+                self.checked_cases[key] = {"kind": "unchecked",
+                                           "problems": [f"{type(exc).__name__}: {exc}"]}
+                continue
+            kind = ("deviation" if theirs.broken else
+                    "confirmed" if mine.broken else "unconfirmed")
+            self.checked_cases[key] = {
+                "kind": kind,
+                "engine": {"verdict": mine.verdict, "message": mine.message,
+                           "invariants": [v.invariant for v in mine.violations]},
+                "reference": {"verdict": theirs.verdict, "message": theirs.message,
+                              "invariants": [v.invariant for v in theirs.violations]},
+            }
 
     def _note_flaky(self, message: str) -> None:
         from fuzz.invariants import Violation
@@ -148,7 +226,11 @@ class Campaign:
     # ---- results ----
 
     def results(self) -> dict[str, Any]:
-        info = engine_info(self.config.engine)
+        """The campaign's results file (``fuzz-EDITION.json``), its case files written
+        under ``out``; once it has run."""
+        info = self.info
+        if info is None:
+            raise RuntimeError("Campaign.results() before the campaign has run")
         records = []
         for key, finding in sorted(self.findings.by_key.items()):
             case = case_from(finding.violation, finding.trace, info.name) \
@@ -159,13 +241,14 @@ class Campaign:
                 write_case(case, path, header=_header(self, finding))
                 case_file = str(path)
             records.append({
-                "invariant": key,
-                "rules": list(finding.violation.rules),
+                "invariant": finding.violation.invariant,
+                "rules": cited(finding.violation, finding.trace),
                 "message": finding.violation.message,
                 "steps": finding.steps,
                 "case_file": case_file,
                 "case": case,
                 "trace": [json.dumps(s.action, sort_keys=True) for s in finding.trace.steps],
+                **({"checked": self.checked_cases[key]} if key in self.checked_cases else {}),
             })
         return {
             "format": FORMAT,
@@ -189,26 +272,81 @@ class Campaign:
 def _header(campaign: Campaign, finding: Finding) -> str:
     config = campaign.config
     against = f" --against {config.against}" if config.against else ""
-    return (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
+    rules = ", ".join(cited(finding.violation, finding.trace))
+    checked = campaign.checked_cases.get(finding.violation.key, {})
+    note = ""
+    if checked.get("kind") == "deviation":
+        reference = checked["reference"]
+        why = reference["message"] or ", ".join(reference["invariants"])
+        note = (f"DEVIATION, not a confirmation: the reference engine breaks this case too "
+                f"({reference['verdict']}: {why})\n")
+    elif checked.get("kind") == "unconfirmed":
+        note = ("UNCONFIRMED: the case passes on the engine that broke the invariant (the game "
+                "does not repeat the finding)\n")
+    return note + (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
             f"{config.edition} --profile {campaign.profile.name} --seed {campaign.seed}\n"
-            f"Broken: {finding.violation.describe()}\n"
+            f"Broken: {finding.violation.invariant} ({rules}): {finding.violation.message}\n"
             f"Replay: mtgconf fuzz replay THIS_FILE --engine {config.engine!r}\n"
             "To promote it into conformance/cases/: read it, give it a meaningful id and "
             "summary,\ncheck the quote, and list it in the engine's expectations file if the "
             "engine keeps failing it.")
 
 
+#: the private attributes of Hypothesis a campaign sets, as (module, attribute): Hypothesis
+#: offers no setting for them
+HYPOTHESIS_PRIVATES = (
+    # the time one failure may be shrunk (a module constant, 300 s)
+    ("hypothesis.internal.conjecture.engine", "MAX_SHRINKING_SECONDS"),
+    # the constants of the modules imported so far, mixed into the draws
+    ("hypothesis.internal.conjecture.providers", "_get_local_constants"),
+    ("hypothesis.internal.conjecture.providers", "CONSTANTS_CACHE"),
+    ("hypothesis.internal.constants_ast", "Constants"),
+    # a seed forced on the whole process (--hypothesis-seed, pytest-xdist's workers)
+    ("hypothesis.core", "global_force_seed"),
+)
+
+
+class HypothesisMoved(RuntimeError):
+    """A private attribute of Hypothesis the campaign sets is gone from the installed
+    version: the campaign would silently shrink without bound or draw other games."""
+
+    def __init__(self, module: str, name: str) -> None:
+        import hypothesis
+
+        super().__init__(
+            f"fuzz.campaign sets {module}.{name}, which Hypothesis {hypothesis.__version__} "
+            "no longer has: install the Hypothesis version pyproject.toml was tested with, "
+            "or update fuzz.campaign.HYPOTHESIS_PRIVATES and the code that sets it")
+
+
+def hypothesis_private(module: str, name: str) -> Any:
+    """The module holding one of ``HYPOTHESIS_PRIVATES``, checked to hold it.
+
+    :raises HypothesisMoved: the module or the attribute is gone.
+    """
+    import importlib
+
+    if (module, name) not in HYPOTHESIS_PRIVATES:
+        raise ValueError(f"{module}.{name} is not listed in HYPOTHESIS_PRIVATES")
+    try:
+        holder = importlib.import_module(module)
+    except ImportError:
+        raise HypothesisMoved(module, name) from None
+    if not hasattr(holder, name):
+        raise HypothesisMoved(module, name)
+    return holder
+
+
 @contextlib.contextmanager
 def shrinking_bounded(seconds: float) -> Iterator[None]:
-    """Bound the time Hypothesis spends shrinking one failure. Hypothesis has no setting for
-    it, only a module constant (300 s), which this sets for the duration of a round."""
-    from hypothesis.internal.conjecture import engine
+    """Bound the time Hypothesis spends shrinking one failure, for the duration of a round.
 
-    old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
-    if old is None:
-        yield
-        return
-    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    :raises HypothesisMoved: the module constant moved.
+    """
+    engine = hypothesis_private("hypothesis.internal.conjecture.engine",
+                                "MAX_SHRINKING_SECONDS")
+    old = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = seconds
     try:
         yield
     finally:
@@ -220,22 +358,21 @@ def own_randomness() -> Iterator[None]:
     """The games depend on the round's seed alone. Hypothesis mixes into its draws
     constants it finds in the project's modules imported so far, so the games would depend on
     what else the process imported (a test run before, a literal edited anywhere); the
-    fuzzer's draws are indices, which no constant helps: off. (Private to Hypothesis: left
-    as it is if it moved.)"""
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-        old, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
-    except (ImportError, AttributeError):
-        yield
-        return
-    from hypothesis import core
+    fuzzer's draws are indices, which no constant helps: off.
 
+    :raises HypothesisMoved: one of the attributes this sets moved.
+    """
+    providers = hypothesis_private("hypothesis.internal.conjecture.providers",
+                                   "_get_local_constants")
+    hypothesis_private("hypothesis.internal.conjecture.providers", "CONSTANTS_CACHE")
+    constants = hypothesis_private("hypothesis.internal.constants_ast", "Constants")
+    core = hypothesis_private("hypothesis.core", "global_force_seed")
+    old, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
     # The campaign seeds each round itself: a seed forced on the whole process (pytest's
     # --hypothesis-seed, or pytest-xdist's workers) would also turn the example database off.
-    forced = getattr(core, "global_force_seed", None)
+    forced = core.global_force_seed
     core.global_force_seed = None
-    providers._get_local_constants = Constants
+    providers._get_local_constants = constants.Constants
     providers.CONSTANTS_CACHE = type(cache)(cache.max_size)
     try:
         yield
@@ -268,9 +405,11 @@ def open_database(spec: str | None) -> ExampleDatabase | None:
 
 def run_campaigns(configs: list[FuzzConfig], profile: Profile, *, budget: float | None,
                   seed_value: int, database: str | None, out: Path | None, jobs: int = 1,
-                  progress: bool = False, shrink_seconds: float | None = None
-                  ) -> list[dict[str, Any]]:
-    """One campaign per config (edition), each in ``jobs`` processes; the results files."""
+                  progress: bool = False, shrink_seconds: float | None = None,
+                  engines: FuzzEngines | None = None) -> list[dict[str, Any]]:
+    """One campaign per config (edition), each in ``jobs`` processes; the results files.
+    ``engines``: the caller's, played on in this process (``jobs`` 1); a process of its own
+    starts its own engines."""
     if shrink_seconds is not None:
         profile = replace(profile, shrink_seconds=shrink_seconds)
     results = []
@@ -278,12 +417,9 @@ def run_campaigns(configs: list[FuzzConfig], profile: Profile, *, budget: float 
         if jobs <= 1:
             campaign = Campaign(config, profile, budget or profile.budget, seed_value,
                                 None if budget else profile.rounds, database, out,
-                                _printer if progress else None)
-            try:
-                campaign.run()
-                results.append(campaign.results())
-            finally:
-                close_sessions()
+                                _printer if progress else None, engines=engines)
+            campaign.run()
+            results.append(campaign.results())
         else:
             results.append(_parallel(config, profile, budget, seed_value, database, out, jobs,
                                      progress))
@@ -301,10 +437,7 @@ def _worker(args: tuple[Any, ...]) -> dict[str, Any]:
                         _printer if progress else None)
     with contextlib.suppress(KeyboardInterrupt):
         campaign.run()
-    try:
-        return campaign.results()
-    finally:
-        close_sessions()
+    return campaign.results()
 
 
 def _parallel(config: FuzzConfig, profile: Profile, budget: float | None, seed_value: int,
@@ -313,7 +446,6 @@ def _parallel(config: FuzzConfig, profile: Profile, budget: float | None, seed_v
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    close_sessions()
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     work = [(config, profile, budget, seed_value + 7919 * k, database, out, progress)
             for k in range(jobs)]

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from conformance.paths import UNORDERED_WORDS
 from fuzz import observations as ob
 from fuzz.invariants import Violation
 
@@ -35,15 +36,16 @@ if TYPE_CHECKING:
 
 INVARIANT = "differential"
 
-#: the rules a difference in each part of the observation touches (the zone's own section in
-#: each edition; life and poison: the rules that end the game on them)
+#: the rules a difference in each part of the observation touches, in each edition: the
+#: zone's own section, and for the rest the rules outside the seeds (spec/outside) where the
+#: seeds of an edition have none (turns, priority and life are 2004 seed sections only)
 RULES_OF = {
-    "turn": ("cr2004:300.1", "cr2004:300.2"),
-    "pending": ("cr2004:300.2",),
-    "result": ("cr2004:102.1", "cr2004:102.3"),
-    "life": ("cr2004:102.1",),
-    "poison": ("cr2004:102.8",),
-    "mana_pool": ("cr2004:300.3",),
+    "turn": ("cr2004:300.1", "cr2004:300.2", "modern:500.1", "modern:500.2"),
+    "pending": ("cr2004:408.1c", "modern:117.3a"),
+    "result": ("cr2004:102.1", "cr2004:102.3", "modern:704.5a"),
+    "life": ("cr2004:102.1", "modern:704.5a"),
+    "poison": ("cr2004:102.8", "modern:704.5c"),
+    "mana_pool": ("cr2004:300.3", "modern:500.5"),
     "library": ("cr2004:217.2a", "modern:401.1"),
     "hand": ("cr2004:217.3a", "modern:402.1"),
     "graveyard": ("cr2004:217.4a", "modern:404.1"),
@@ -52,9 +54,13 @@ RULES_OF = {
     "exile": ("cr2004:217.7a", "modern:406.1"),
     "ante": ("modern:407.1",),
     "command": ("modern:408.1",),
-    "legal_actions": ("cr2004:300.2",),
+    # what a player may do while holding priority
+    "legal_actions": ("cr2004:408.1b", "modern:117.1a"),
+    # a listing of mana abilities: when they may be activated
+    "mana_abilities": ("cr2004:406.1", "modern:605.3a"),
 }
-#: the rules a difference in one field of an object touches (else its zone's)
+#: the rules a difference in one field of an object touches (else its zone's, in an edition
+#: for which none is listed here)
 FIELD_RULES = {
     "card": ("cr2004:200.1", "cr2004:216.1"),
     "mana_cost": ("cr2004:203.1",),
@@ -83,15 +89,19 @@ PLAYER_FIELDS = ("life", "poison", "lands_played", "max_hand_size")
 
 def diverges(observation: dict[str, Any], play: Play, other: Play,
              legal: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None,
-             views: tuple[dict[str, Any], dict[str, Any]] | None = None) -> list[Violation]:
+             views: tuple[dict[str, Any], dict[str, Any]] | None = None,
+             known: frozenset[str] = frozenset()) -> list[Violation]:
     """The first difference between the two engines' states after the same step, if any:
     the whole observations, then (``views``: each engine's players' views) what each player
-    sees, then (``legal``: both engines' legal actions, listed after the step) the actions."""
+    sees, then (``legal``: both engines' legal actions, listed after the step) the actions.
+    A difference in a part of the game in ``known`` (``Violation.part``: found already) is
+    passed over."""
     mine = normalise(observation, play)
     theirs = normalise(other.observation, other)
     for part, (a, b) in _differences(mine, theirs):
-        return [_violation(part, a, b, play, other)]
-    if views is not None:
+        if _area(part) not in known:
+            return [_violation(part, a, b, play, other)]
+    if views is not None and "view" not in known:
         for viewer in ob.PLAYERS:
             if viewer not in views[0] or viewer not in views[1]:
                 continue
@@ -100,16 +110,46 @@ def diverges(observation: dict[str, Any], play: Play, other: Play,
             for part, (a, b) in _differences(*seen):
                 return [Violation(INVARIANT, _edition_rules(VIEW_RULES, play.edition),
                                   f"what {viewer} sees: {part}: {play.info.name} shows "
-                                  f"{_show(a)}, {other.info.name} shows {_show(b)}")]
+                                  f"{_show(a)}, {other.info.name} shows {_show(b)}",
+                                  part="view")]
     if legal is not None:
         a_actions, b_actions = (action_keys(actions, p) for actions, p in
                                 zip(legal, (play, other), strict=True))
+        if not any(key[0] == MANA for key in a_actions):
+            # An engine that pays by itself (pay.auto) or lists no mana abilities among its
+            # actions: the protocol lets it (docs/protocol.md), so the reference's listing of
+            # them is no difference.
+            b_actions = {key for key in b_actions if key[0] != MANA}
+        if _payments(play) != _payments(other):
+            # Engines paying in different forms list what can be paid in their own forms (a
+            # pay.pool-only engine lists a spell once its mana is in the pool): what costs
+            # mana is not compared.
+            a_actions, b_actions = (_free(a_actions), _free(b_actions))
         if a_actions != b_actions:
             extra, missing = sorted(a_actions - b_actions), sorted(b_actions - a_actions)
-            return [Violation(INVARIANT, _rules_for("legal_actions", play.edition),
-                              f"the legal actions differ: only the engine lists {extra or '-'};"
-                              f" only the reference lists {missing or '-'}")]
+            part = "mana_abilities" if all(k[0] == MANA for k in (*extra, *missing)) \
+                else "legal_actions"
+            if part not in known:
+                return [Violation(INVARIANT, _rules_for(part, play.edition),
+                                  f"the legal actions differ: only the engine lists "
+                                  f"{extra or '-'}; only the reference lists {missing or '-'}",
+                                  part=part)]
     return []
+
+
+def _payments(play: Play) -> frozenset[str]:
+    return frozenset(c for c in play.capabilities if c.startswith("pay."))
+
+
+def _free(keys: set[tuple[Any, ...]]) -> set[tuple[Any, ...]]:
+    """The listed actions but casting and activating (what a payment form decides)."""
+    return {key for key in keys if key[0] not in ("cast", "activate")}
+
+
+def _area(part: str) -> str:
+    """The part of the game a difference is in: ``battlefield.x01.tapped`` is in
+    ``battlefield``, ``life.A`` in ``life``."""
+    return part.split(".", 1)[0]
 
 
 def normalise(observation: dict[str, Any], play: Play, *, view: bool = False
@@ -168,6 +208,9 @@ def _fields(obj: dict[str, Any], name: Any) -> dict[str, Any]:
             continue
         if key in ID_FIELDS and value is not None and not isinstance(value, bool):
             fields[key] = name(value)
+        elif key in UNORDERED_WORDS and isinstance(value, list):
+            # A set of words (docs/protocol.md, Dialects: any order, any letter case).
+            fields[key] = sorted(str(word).lower() for word in value)
         elif key == "targets" and isinstance(value, list):
             fields[key] = [{"object": name(t["object"])} if isinstance(t, dict) and
                            "object" in t else t for t in value]
@@ -220,21 +263,23 @@ def _field_differences(zone: str, pairs: list[tuple[tuple[str, dict[str, Any]],
 def _violation(part: str, mine: Any, theirs: Any, play: Play, other: Play) -> Violation:
     zone, *rest = part.split(".")
     field = rest[-1] if len(rest) >= 2 else None
-    rules = (_edition_rules(FIELD_RULES[field], play.edition) if field in FIELD_RULES
+    rules = (_edition_rules(FIELD_RULES[field], play.edition, zone) if field in FIELD_RULES
              else _rules_for(zone, play.edition))
     return Violation(INVARIANT, rules,
                      f"{part}: {play.info.name} shows {_show(mine)}, {other.info.name} shows "
-                     f"{_show(theirs)}")
+                     f"{_show(theirs)}", part=_area(part))
 
 
 def _rules_for(zone: str, edition: str) -> tuple[str, ...]:
-    """The rules of that part of the game in the game's edition (those of the other edition
-    where the seeds have none: turns, priority and life are 2004 sections only)."""
+    """The rules of that part of the game in the game's edition, never the other edition's."""
     return _edition_rules(RULES_OF.get(zone, ()), edition)
 
 
-def _edition_rules(rules: tuple[str, ...], edition: str) -> tuple[str, ...]:
-    return tuple(r for r in rules if r.startswith(f"{edition}:")) or rules
+def _edition_rules(rules: tuple[str, ...], edition: str, zone: str | None = None
+                   ) -> tuple[str, ...]:
+    """The game's edition's rules among ``rules``; where it has none, those of ``zone``."""
+    own = tuple(r for r in rules if r.startswith(f"{edition}:"))
+    return own or (_rules_for(zone, edition) if zone is not None else ())
 
 
 def _show(value: Any) -> str:
@@ -253,5 +298,22 @@ def action_keys(actions: list[dict[str, Any]], play: Play) -> set[tuple[Any, ...
             continue
         obj = next((action[k] for k in ("card", "attacker", "source") if k in action), None)
         handle = play.handle_of.get(obj, obj) if obj is not None else None
-        keys.add((action.get("action"), action.get("player"), handle))
+        kind = MANA if _activates_mana(action, play) else action.get("action")
+        keys.add((kind, action.get("player"), handle))
     return keys
+
+
+#: the kind ``action_keys`` gives the activation of a mana ability
+MANA = "activate (mana)"
+
+
+def _activates_mana(action: dict[str, Any], play: Play) -> bool:
+    from conformance.needs import is_mana_ability
+    from spec.cardpool import default_pool
+
+    if action.get("action") != "activate":
+        return False
+    name = next((o.get("card") for _, _, o in ob.objects(play.observation)
+                 if o.get("id") == action.get("card")), None)
+    card = default_pool().edition(play.edition).get(name) if name else None
+    return is_mana_ability(card, action.get("ability"))

@@ -1,10 +1,11 @@
 """The fuzzer as a Hypothesis state machine: each example plays one game against the engine.
 
-``fuzz_machine(config)`` returns a ``RuleBasedStateMachine`` class for one engine and edition:
-it starts a game drawn from the engine's declared cards, then each step performs an action
-drawn from the engine's legal actions (or, now and then, one the rules forbid) and checks
-every invariant; with ``against`` (differential mode) it plays the same actions on the
-reference engine and compares the two step by step. A broken invariant raises ``Failure``,
+``fuzz_machine(config, engines)`` returns a ``RuleBasedStateMachine`` class for one engine and
+edition, played on the sessions of ``engines`` (``fuzz.engines``: its caller owns them): it
+starts a game drawn from the engine's declared cards, then each step performs an action drawn
+from the engine's legal actions (or, now and then, one the rules forbid) and checks every
+invariant; with ``against`` (differential mode) it plays the same actions on the reference
+engine and compares the two step by step. A broken invariant raises ``Failure``,
 which Hypothesis shrinks to a small game; ``Findings`` keeps the last (smallest) failing trace
 of each kind for the replay file.
 
@@ -18,7 +19,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -26,9 +27,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from conformance.errors import CallFailed, EngineRejected
 from conformance.protocol import EngineInfo
-from conformance.session import EngineSession
-from conformance.transports import EngineSpec
 from fuzz import observations as ob
+from fuzz.engines import FuzzEngines
 from fuzz.invariants import INVARIANTS, Invariant, Transition, Violation, check_all
 from fuzz.play import Play, Trace, opens_with_decisions
 from fuzz.strategies import Start, cards_for_rules, illegal_action, starts, topics_for
@@ -58,6 +58,9 @@ class FuzzConfig:
     compare_legal: bool = True
     #: rule id globs: decks are built mostly from the cards that serve those rules
     rules: tuple[str, ...] = ()
+    #: in a differential run, the parts of the game found to differ already (not compared
+    #: again: the campaign goes on comparing the others)
+    known_differences: tuple[str, ...] = ()
 
     def chosen(self) -> list[Invariant]:
         if self.invariants is None:
@@ -100,55 +103,29 @@ class Findings:
     checked: Counter[str] = field(default_factory=Counter)
 
     def note(self, failure: Failure) -> None:
-        first = failure.violations[0]
-        key = first.invariant
+        """Keep, per invariant the failing step broke (each of them, not only the one
+        Hypothesis shrinks for), its first violation in the smallest game seen."""
         steps = len(failure.trace.steps)
-        known = self.by_key.get(key)
-        if known is None or steps <= known.steps:
-            self.by_key[key] = Finding(first, failure.trace, steps)
+        seen: set[str] = set()
+        for violation in failure.violations:
+            key = violation.key
+            if key in seen:
+                continue
+            seen.add(key)
+            known = self.by_key.get(key)
+            if known is None or steps <= known.steps:
+                self.by_key[key] = Finding(violation, copy.deepcopy(failure.trace), steps)
 
 
-# ---- engines, started once per process ----
-
-_SESSIONS: dict[str, EngineSession] = {}
-
-
-def session_for(engine: str, role: str = "tested") -> EngineSession:
-    """This process's session of an engine in a role (``tested``, or ``against`` in a
-    differential run: two sessions even when both are the same engine): started once,
-    restarted if it died."""
-    key = f"{role}:{engine}"
-    session = _SESSIONS.get(key)
-    if session is None or session.client is None:
-        session = EngineSession(EngineSpec.parse(engine))
-        session.start()
-        _SESSIONS[key] = session
-    assert session.client is not None
-    session.client.deadline = None
-    return session
-
-
-def close_sessions() -> None:
-    for session in _SESSIONS.values():
-        session.close()
-    _SESSIONS.clear()
-
-
-def engine_info(engine: str, role: str = "tested") -> EngineInfo:
-    info = session_for(engine, role).info
-    assert info is not None
-    return info
-
-
-def check_config(config: FuzzConfig) -> EngineInfo:
+def check_config(config: FuzzConfig, engines: FuzzEngines) -> EngineInfo:
     """The engine's declaration, if it can be fuzzed in that edition; raises SetupError (or
     ValueError naming what is missing) otherwise."""
-    info = engine_info(config.engine)
+    info = engines.info(config.engine)
     missing = [c for c in ("setup.start", "actions.legal") if c not in info.capabilities]
     if config.edition not in info.editions:
         missing.append(f"edition {config.edition}")
     if config.against is not None:
-        other = engine_info(config.against, "against")
+        other = engines.info(config.against, "against")
         missing += [f"{c} (for the differential run)" for c in ("setup.deck_order",
                     "observe.events") if c not in info.capabilities or
                     c not in other.capabilities]
@@ -177,12 +154,12 @@ def replays_the_same(play: Play) -> list[Violation]:
 
     trace = play.trace
     assert trace is not None
-    again = Play(play.client, play.info, play.edition, views=False)
+    again = Play(play.game.client, play.info, play.edition, views=False)
     again.start(copy.deepcopy(trace.setup), keep=not opens_with_decisions(trace.steps))
     for step in trace.steps:
         if step.named is None:
             return []  # an object without a handle: cannot be named in the second game
-        again.act(again.unname(step.named), listed=step.listed)
+        again.redo(step.named, listed=step.listed, rejected=step.rejected is not None)
     first, second = normalise(play.observation, play), normalise(again.observation, again)
     # A replay leaves the engine in the second game: the first one is over either way.
     for part, (a, b) in _differences(first, second):
@@ -192,11 +169,13 @@ def replays_the_same(play: Play) -> list[Violation]:
     return []
 
 
-def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
-                 replay_games: bool = True) -> type[RuleBasedStateMachine]:
-    info = check_config(config)
+def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | None = None,
+                 *, replay_games: bool = True) -> type[RuleBasedStateMachine]:
+    """The state machine of ``config``'s games, played on ``engines`` (which its caller owns
+    and closes); ``findings``: where the smallest failures are kept."""
+    info = check_config(config, engines)
     chosen = config.chosen()
-    shared = _shared_cards(config, info)
+    shared = _shared_cards(config, info, engines)
     focus = cards_for_rules(config.rules) if config.rules else frozenset()
     topics = topics_for(config.rules)
     # A name of its own: the methods below would see the parameter as still optional.
@@ -213,7 +192,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
 
         @initialize(start=starts(shared, config.edition, focus, topics))
         def start(self, start: Start) -> None:
-            session = session_for(config.engine)
+            session = engines.session(config.engine)
             assert session.client is not None
             self.play = Play(session.client, info, config.edition, views=config.views)
             self.plan = dict(start.mulligans)
@@ -224,7 +203,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
             found = check_all(transition, chosen, noted.checked)
             self.over = transition.refused is not None
             if config.against is not None:
-                other = session_for(config.against, "against")
+                other = engines.session(config.against, "against")
                 assert other.client is not None and other.info is not None
                 self.other = Play(other.client, other.info, config.edition, views=False)
                 mirrored = self.other.begin(copy.deepcopy(start.setup), keep=keep,
@@ -234,7 +213,8 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 elif (mirrored.refused is None) != (transition.refused is None):
                     found = [Violation(DIFFERENTIAL, start.flaw.rules if start.flaw else (),
                                        f"{info.name} {_refusal(transition.refused)}, "
-                                       f"{config.against} {_refusal(mirrored.refused)}")]
+                                       f"{config.against} {_refusal(mirrored.refused)}",
+                                       part="setup")]
                 elif transition.refused is None:
                     found = self._guard(lambda: self._diverges(transition))
             self._check(found)
@@ -258,9 +238,10 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 if self.other is not None and config.differential and not found:
                     found = self._guard(lambda: self._compare(transition))
             elif pick % ILLEGAL_ONE_IN == ILLEGAL_ONE_IN - 1 or not legal:
-                action, _ = illegal_action(pick // ILLEGAL_ONE_IN, legal, self.play.observation)
-                transition = self._guard(lambda: self.play.act(
-                    action, listed=False, legal=legal))
+                action, why = illegal_action(pick // ILLEGAL_ONE_IN, legal,
+                                             self.play.observation)
+                transition = self._guard(lambda: replace(self.play.act(
+                    action, listed=False, legal=legal), why_illegal=why))
                 found = check_all(transition, chosen, noted.checked)
             else:
                 action = legal[(pick // ILLEGAL_ONE_IN) % len(legal)]
@@ -298,10 +279,11 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 # An object without a handle (a token): the game cannot be mirrored further.
                 self.other = None
                 return []
-            theirs = self.other.act(self.other.unname(last.named), listed=False)
+            theirs = self.other.redo(last.named, listed=False)
             if theirs.rejected is not None:
                 return [Violation(INVARIANT, (), f"{config.against} rejects {last.named} "
-                                  f"({theirs.rejected}), which {info.name} accepted")]
+                                  f"({theirs.rejected}), which {info.name} accepted",
+                                  part="rejection")]
             return self._diverges(transition)
 
         def _diverges(self, transition: Transition) -> list[Violation]:
@@ -314,9 +296,9 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
                 else None
             views = None
             if transition.views and "observe.view" in self.other.capabilities:
-                views = (transition.views, {name: self.other.client.observe(name)
-                                            for name in ob.PLAYERS})
-            return diverges(transition.after, self.play, self.other, legal, views)
+                views = (transition.views, self.other.views())
+            return diverges(transition.after, self.play, self.other, legal, views,
+                            known=frozenset(config.known_differences))
 
         def teardown(self) -> None:
             if self.play is None or self.play.trace is None or not replay_games:
@@ -343,7 +325,7 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
         def _check(self, found: list[Violation]) -> None:
             if found:
                 assert self.play is not None and self.play.trace is not None
-                failure = failure_for(found[0].invariant)(found, self.play.trace)
+                failure = failure_for(found[0].key)(found, self.play.trace)
                 noted.note(failure)
                 raise failure
 
@@ -354,16 +336,16 @@ def fuzz_machine(config: FuzzConfig, findings: Findings | None = None, *,
     # failures saved by its first round; the next campaign of that configuration replays them.
     GameMachine._hypothesis_internal_add_digest = hashlib.sha256(json.dumps(
         [config.engine, config.edition, config.against, sorted(config.rules),
-         sorted(i.id for i in chosen)]).encode()).digest()
+         sorted(i.id for i in chosen), sorted(config.known_differences)]).encode()).digest()
     return GameMachine
 
 
-def _shared_cards(config: FuzzConfig, info: EngineInfo) -> EngineInfo:
+def _shared_cards(config: FuzzConfig, info: EngineInfo, engines: FuzzEngines) -> EngineInfo:
     """The declaration whose cards the games draw from: in a differential run, the cards both
     engines declared."""
     if config.against is None:
         return info
-    other = engine_info(config.against, "against")
+    other = engines.info(config.against, "against")
     common = info.cards_for(config.edition) & other.cards_for(config.edition)
     return EngineInfo(info.name, info.version, info.protocol, info.editions,
                       info.capabilities & other.capabilities, common,

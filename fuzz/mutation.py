@@ -41,7 +41,7 @@ def _mutants() -> Any:
 
 def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:
     from fuzz.campaign import PROFILES, Campaign
-    from fuzz.machine import FuzzConfig, close_sessions
+    from fuzz.machine import FuzzConfig
 
     mutant_id, seconds, seed_value, differential = args
     mutants = _mutants()
@@ -51,7 +51,6 @@ def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:
     found: list[dict[str, Any]] = []
     with mutants.applied(mutant_id):
         for edition in editions:
-            close_sessions()
             # Directed by the mutant's rules, as `mtgconf fuzz --rules` would be: the decks
             # hold the cards that serve them. Nothing else of the mutant is known.
             config = FuzzConfig(mutants.engine, edition,
@@ -63,7 +62,6 @@ def fuzz_mutant(args: tuple[str, float, int, bool]) -> dict[str, Any]:
             found += [{"edition": edition, "invariant": key, "steps": f.steps,
                        "message": f.violation.message[:200]}
                       for key, f in campaign.findings.by_key.items()]
-            close_sessions()
             if found:
                 break
     return {"mutant": mutant_id, "rules": list(mutant.rules), "killed": bool(found),

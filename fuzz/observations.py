@@ -110,3 +110,9 @@ def cards_by_owner(observation: Observation,
 
 def hidden_count(observation: Observation) -> int:
     return sum(1 for _, _, obj in objects(observation) if obj.get("hidden"))
+
+
+def has_type(obj: dict[str, Any], word: str) -> bool:
+    """The object shows the card type ``word`` (``Land``), in whatever letter case the engine
+    writes type words (docs/protocol.md, Dialects: ``land`` and ``Land`` alike)."""
+    return word.lower() in {str(t).lower() for t in obj.get("types") or ()}

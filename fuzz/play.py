@@ -11,13 +11,15 @@ can be written as a case file that names objects by handle.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.client import EngineClient
+from conformance.driver import GameDriver, Rejected
 from conformance.errors import CallFailed, EngineRejected
-from conformance.protocol import BAD_REQUEST, ILLEGAL_ACTION, ILLEGAL_SETUP, EngineInfo
+from conformance.needs import Payment
+from conformance.protocol import ILLEGAL_SETUP, EngineInfo
 from fuzz import observations as ob
 from fuzz.invariants import Transition
 
@@ -53,24 +55,35 @@ class Trace:
 
 
 class Play:
+    """One game as the fuzzer plays it, on the harness's game driver (watching every step)."""
+
     def __init__(self, client: EngineClient, info: EngineInfo, edition: str, *,
                  views: bool = True, views_every: int = VIEWS_EVERY) -> None:
-        self.client = client
         self.info = info
         self.edition = edition
         self.capabilities = frozenset(info.capabilities)
-        self.events_on = "observe.events" in self.capabilities
-        self.views_on = views and "observe.view" in self.capabilities
-        self.views_every = max(1, views_every)
-        self.observation: dict[str, Any] = {}
+        self.game = GameDriver(client, info, edition, watch=True,
+                               views_every=max(1, views_every) if views else 0)
         self.trace: Trace | None = None
-        self.handle_of: dict[Any, str] = {}  # engine id -> handle
-        self.id_of: dict[str, Any] = {}  # handle -> the engine id it has now
-        self.steps = 0  # actions performed, accepted or not
         self._bound = 0  # handles given by bind paths so far
         self._legal: list[dict[str, Any]] | None = None  # listed since the last step
         self.trigger_of: dict[Any, str] = {}  # pending trigger id -> handle
         self.seeded = True
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        """The game as the last step left it."""
+        return self.game.observation
+
+    @property
+    def handle_of(self) -> Mapping[Any, str]:
+        """Engine id -> the handle that names its object now."""
+        return self.game.handles.by_id
+
+    @property
+    def steps(self) -> int:
+        """Actions performed, accepted or not."""
+        return self.game.steps
 
     # ---- starting ----
 
@@ -80,16 +93,14 @@ class Play:
         self.trace = Trace(self.edition, copy.deepcopy(setup))
         self._legal = None
         self.seeded = "start" in setup
-        handles = self.client.new_game(self.edition, setup)
-        self.handle_of = {object_id: handle for handle, object_id in handles.items()}
-        self.id_of = dict(handles)
-        if keep:
-            self._keep_opening_hands()
-        events = self._events()
-        self.observation = self.client.observe()
+        try:
+            started = self.game.start(setup, keep=keep)
+        except Rejected as exc:
+            raise exc.error from None  # keeping a hand rejected: the engine's error
         self.trace.binds = self._bind_new()
-        return Transition(self.edition, self.capabilities, self.observation, events=events,
-                          views=self._views(), seeded=self.seeded, setup=setup)
+        return Transition(self.edition, self.capabilities, self.observation,
+                          events=started.events, views=started.views, seeded=self.seeded,
+                          setup=setup)
 
     def begin(self, setup: dict[str, Any], *, keep: bool = True, flaw: Any = None
               ) -> Transition:
@@ -105,44 +116,34 @@ class Play:
                                     refused=exc.reason or exc.detail or ILLEGAL_SETUP)
         return replace(transition, flaw=flaw)
 
-    def _keep_opening_hands(self) -> None:
-        for _ in range(4):
-            pending = self.client.observe().get("pending")
-            if not isinstance(pending, dict) or pending.get("decision") != "mulligan":
-                return
-            self.client.perform({"action": "keep", "player": pending.get("player")})
-
     # ---- playing ----
 
     def legal(self) -> list[dict[str, Any]]:
         """The listed legal actions but concessions, the simplest first."""
         if self._legal is None:
-            actions = [a for a in self.client.legal_actions() if a.get("action") != "concede"]
+            actions = [a for a in self.game.legal() if a.get("action") != "concede"]
             self._legal = sorted(actions, key=lambda a: _SIMPLE_FIRST.get(a.get("action"), 9))
         return self._legal
 
     def act(self, action: dict[str, Any], *, listed: bool,
             legal: list[dict[str, Any]] | None = None) -> Transition:
-        before = self.observation
-        self.steps += 1
         self._legal = None
         named = self.name(action)
-        rejected = None
         assert self.trace is not None
         try:
-            self.client.perform(copy.deepcopy(action))
+            played = self.game.act(copy.deepcopy(action), listed=listed, legal=legal)
         except EngineRejected as exc:
-            if exc.type not in (ILLEGAL_ACTION, BAD_REQUEST):
-                self.trace.steps.append(TraceStep(action, str(exc), listed, named))
-                raise
-            rejected = f"{exc.type}: {exc.reason or exc.detail}"
+            self.trace.steps.append(TraceStep(action, str(exc), listed, named))
+            raise
         except CallFailed as exc:
             # The engine crashed, hung or broke the protocol on this action: it belongs to
             # the trace (the replay case ends with it).
             self.trace.steps.append(TraceStep(action, f"{type(exc).__name__}", listed, named))
             raise
-        events = self._events()
-        self.observation = self.client.observe()
+        before = played.before or {}
+        refusal = played.rejected
+        rejected = None if refusal is None else \
+            f"{refusal.type}: {refusal.reason or refusal.detail}"
         if named is not None and "pay_with" in named:
             if named["pay_with"] == "auto":
                 sources = self.tapped_sources(before, action.get("player", ""))
@@ -158,25 +159,28 @@ class Play:
                 handles = [self.handle_of.get(i) for i in named["pay_with"]]
                 named = None if None in handles else {**named, "pay_with": handles}
         self.trace.steps.append(TraceStep(action, rejected, listed, named, self._bind_new()))
-        return Transition(self.edition, self.capabilities, self.observation, before, action,
-                          rejected, events, legal, self._views(), self.seeded, listed)
+        return Transition(self.edition, self.capabilities, self.observation, played.before,
+                          action, rejected, played.events, legal, played.views, self.seeded,
+                          listed)
 
-    def _events(self) -> list[dict[str, Any]]:
-        if not self.events_on:
-            return []
-        events = self.client.events()
-        for event in events:
-            if event.get("type") == "zone_change":
-                handle = self.handle_of.get(event.get("object"))
-                if handle is not None:
-                    self.handle_of[event.get("new_object")] = handle
-                    self.id_of[handle] = event.get("new_object")
-        return events
+    def redo(self, named: dict[str, Any], *, listed: bool, rejected: bool = False
+             ) -> Transition:
+        """Perform an action as a case writes it (objects by handle, ``pay_with`` naming the
+        sources), paid in a form this engine declared: with ``pay.pool`` alone, the sources'
+        mana abilities are activated first, as actions (not for an action that was
+        ``rejected``: the activations would stay done)."""
+        action = self.unname(named)
+        if isinstance(action.get("pay_with"), list):
+            form = Payment(illegal=rejected).form_for(self.capabilities)
+            try:
+                action = self.game.pay(action, form)
+            except Rejected as exc:
+                raise exc.error from None
+        return self.act(action, listed=listed)
 
-    def _views(self) -> dict[str, dict[str, Any]] | None:
-        if not self.views_on or self.steps % self.views_every:
-            return None
-        return {name: self.client.observe(name) for name in ob.PLAYERS}
+    def views(self) -> dict[str, dict[str, Any]]:
+        """What each player sees now."""
+        return self.game.views()
 
     # ---- handles ----
 
@@ -185,21 +189,20 @@ class Play:
         this observation: ``battlefield[card=Soldier][1]``."""
         binds: dict[str, str] = {}
         seen: dict[tuple[str, str | None, Any], int] = {}
+        handles = self.game.handles
         for zone, owner, obj in ob.objects(self.observation):
-            object_id = obj.get("id")
-            if object_id is None:
+            if obj.get("id") is None:
                 continue
             key = (zone, owner, obj.get("card"))
             index = seen.get(key, 0)
             seen[key] = index + 1
-            if object_id in self.handle_of:
+            if handles.handle_for(obj) is not None:
                 continue
             self._bound += 1
             handle = f"x{self._bound:02d}"
             where = f"players.{owner}.{zone}" if owner is not None else zone
             binds[handle] = f"{where}[card={obj.get('card')}][{index}]"
-            self.handle_of[object_id] = handle
-            self.id_of[handle] = object_id
+            handles.bind(handle, obj)
         # Triggered abilities waiting to be put on the stack in an order: ids of the engine's
         # own, in no object's namespace; named afresh at each such decision.
         self.trigger_of = {}
@@ -215,7 +218,7 @@ class Play:
             handle = f"t{self._bound:02d}"
             binds[handle] = f"pending.triggers[card={card}][{index}]"
             self.trigger_of[trigger["id"]] = handle
-            self.id_of[handle] = trigger["id"]
+            handles.bind(handle, {"id": trigger["id"]}, follow=False)
         return binds
 
     def name(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -264,30 +267,11 @@ class Play:
             return self.handle_of[value]
         return value
 
-    def _unnamed(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return [self._unnamed(v) for v in value]
-        if isinstance(value, str) and value in self.id_of:
-            return self.id_of[value]
-        return value
-
     def unname(self, named: dict[str, Any]) -> dict[str, Any]:
-        """A case's action (objects by handle) as this engine takes it."""
-        action = copy.deepcopy(named)
-        for key in (*OBJECT_FIELDS, *OBJECT_LISTS):
-            if key in action:
-                action[key] = self._unnamed(action[key])
-        if "targets" in action:
-            action["targets"] = [{"player": t} if t in ob.PLAYERS else {"object":
-                                 self.id_of.get(t, t)} for t in action["targets"]]
-        if "pay_with" in action:
-            if "pay.sources" in self.capabilities:
-                action["pay_with"] = [self.id_of.get(h, h) for h in action["pay_with"]]
-            elif "pay.auto" in self.capabilities:
-                action["pay_with"] = "auto"
-            else:
-                del action["pay_with"]
-        return action
+        """A case's action (objects by handle) in this engine's ids, as the harness translates
+        it (an id that is no handle kept as it is); its ``pay_with`` still names sources
+        (``redo`` pays)."""
+        return self.game.translate(copy.deepcopy(named), self.observation, keep_ids=True)
 
     def _taps_itself(self, before: dict[str, Any], action: dict[str, Any]) -> bool:
         """An activation whose cost (as its card's text shows it) holds {T}."""

@@ -7,9 +7,10 @@ order), each action as a ``do`` step (an action drawn as illegal as ``expect_ill
 invariant can say what a correct engine shows, a last ``expect``. It cites the invariant's
 rules, so it is ready to promote into ``conformance/cases/`` once a person has read it.
 
-``replay`` runs such a file twice over: through the harness like any case (the verdict an
-engine's CI would see) and step by step with every invariant checked (which finds the
-violation even where the case has no last ``expect``).
+``replay`` runs such a case once, through the case runner like any case (the verdict an
+engine's CI would see), with every invariant watching the game the runner plays (``Watch``,
+an observer of the harness's game driver), which finds the violation even where the case has
+no last ``expect``, whatever its setup.
 """
 
 from __future__ import annotations
@@ -22,17 +23,28 @@ from typing import Any
 
 import yaml
 
-from conformance.errors import CallFailed, EngineRejected
-from conformance.protocol import ILLEGAL_SETUP
-from fuzz import observations as ob
-from fuzz.invariants import INVARIANTS, Violation, check_all
-from fuzz.play import Play, Trace, opens_with_decisions
+from conformance.case import Case
+from conformance.citation import fields_for
+from conformance.driver import Played, Started
+from conformance.errors import CallFailed
+from conformance.runner import run_case
+from conformance.session import EngineSession
+from fuzz.invariants import INVARIANTS, Transition, Violation, check_all
+from fuzz.machine import ENGINE_ERROR
+from fuzz.play import VIEWS_EVERY, Trace
 
-PROTOCOL_RULES = {
-    # A protocol invariant cites no rule of its own: its case cites the rule of the step it
-    # exercises (priority for passing, the land rule for land plays, casting for the rest).
-    "cr2004": ("cr2004:300.2",),
-    "modern": ("modern:405.5",),
+#: A protocol invariant cites no rule of its own: its case cites the rule of the step it
+#: exercises, in the game's edition (the rules outside the seeds where the seeds have none):
+#: passing (a step ends, or the stack resolves), a land play, casting, activating (a mana
+#: ability apart); any other step, such as a declaration or a decision, the rule that gives
+#: players priority.
+STEP_RULES = {
+    "cr2004": {"pass": ("cr2004:300.2",), "play_land": ("cr2004:212.6a",),
+               "cast": ("cr2004:409.1",), "activate": ("cr2004:409.1",),
+               "mana": ("cr2004:406.1",), None: ("cr2004:408.1c",)},
+    "modern": {"pass": ("modern:117.4",), "play_land": ("modern:505.6b",),
+               "cast": ("modern:601.2",), "activate": ("modern:602.2",),
+               "mana": ("modern:605.3a",), None: ("modern:117.3a",)},
 }
 
 
@@ -55,20 +67,72 @@ def case_id(invariant: str, trace: Trace) -> str:
     return f"fuzz.{invariant}.{trace.edition}-{digest}"
 
 
-def rules_for(violation: Violation, edition: str) -> list[str]:
-    """The rules the case cites: the invariant's rules of the game's edition, else those of
-    the other edition with their counterparts here (the concordance), else all of them."""
+def rules_for(violation: Violation, edition: str, action: dict[str, Any] | None = None,
+              card: Any = None) -> list[str]:
+    """The rules a finding cites, always of the game's edition: the invariant's rules of
+    that edition, else the counterparts of its other rules there (the concordance), else, as
+    for a protocol invariant, the rule of the step it broke at (``action``, ``card``: the
+    acting object's card data, which tells a mana ability). Never the other edition's: a
+    modern game's steps are not cr2004:300.1."""
     from spec.corpus import Corpus
 
     own = [r for r in violation.rules if r.startswith(f"{edition}:")]
     if own:
         return own
-    if not violation.rules:
-        return list(PROTOCOL_RULES[edition])
     corpus = Corpus.load()
     mapped = [r for rule in violation.rules for r in _concordance().get(rule, ())
               if r.startswith(f"{edition}:") and r in corpus]
-    return sorted(set(mapped)) or list(violation.rules)
+    return sorted(set(mapped)) or list(step_rules(edition, action, card))
+
+
+def step_rules(edition: str, action: dict[str, Any] | None, card: Any = None
+               ) -> tuple[str, ...]:
+    """The rule of the game's edition a step of this kind exercises (``STEP_RULES``)."""
+    from conformance.needs import is_mana_ability
+
+    kind = (action or {}).get("action")
+    if kind == "activate" and is_mana_ability(card, (action or {}).get("ability")):
+        kind = "mana"
+    table = STEP_RULES[edition]
+    return table.get(kind, table[None])
+
+
+def cited(violation: Violation, trace: Trace) -> list[str]:
+    """The rules a finding in this game cites (``rules_for`` at its last step)."""
+    last = trace.steps[-1].action if trace.steps else None
+    return rules_for(violation, trace.edition, last, _card_acting(trace, last))
+
+
+def _card_acting(trace: Trace, action: dict[str, Any] | None) -> Any:
+    """The card data of the object an activation names, as far as the trace's named action
+    tells (its handle's card in the setup); None if it cannot."""
+    from spec.cardpool import default_pool
+
+    if not trace.steps or action is None or action.get("action") != "activate":
+        return None
+    named = trace.steps[-1].named or {}
+    handle = named.get("card")
+    pool = default_pool().edition(trace.edition)
+    for name in _cards_by_handle(trace.setup).get(str(handle), ()):
+        return pool.get(name)
+    return None
+
+
+def _cards_by_handle(setup: dict[str, Any]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("handle"), str) and isinstance(value.get("card"), str):
+                found.setdefault(value["handle"], []).append(value["card"])
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(setup)
+    return found
 
 
 def _concordance() -> dict[str, list[str]]:
@@ -78,17 +142,17 @@ def _concordance() -> dict[str, list[str]]:
             for pair in load_concordance()}
 
 
-def _quote(rule: str) -> str:
-    from spec.corpus import Corpus
+#: why a finding has no case (``case_from`` gives None)
+NO_CASE = ("broken as the game starts, with nothing the invariant can state as a check: no "
+           "case would fail on the engine (mtgconf fuzz replays the trace with the invariant "
+           "watching)")
 
-    text = Corpus.load().get(rule).text.strip()
-    return text[:24].strip() or text
 
-
-def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]:
-    """The failing game as a case (a mapping ready for YAML)."""
+def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any] | None:
+    """The failing game as a case (a mapping ready for YAML), or None when no case can check
+    what broke (``NO_CASE``)."""
     invariant = INVARIANTS.get(violation.invariant)
-    rules = rules_for(violation, trace.edition)
+    rules = cited(violation, trace)
     used = _handles_used(trace)
     steps: list[dict[str, Any]] = []
     start_binds = {h: p for h, p in trace.binds.items() if h in used}
@@ -109,15 +173,16 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
     if violation.checks:
         steps.append({"expect": dict(violation.checks)})
     if not steps:
-        # Broken at the start, with nothing the invariant can state: the replay finds it.
-        steps.append({"expect": {"result.over": False}})
+        # Broken at the start, with nothing the invariant can state as a check: a case of
+        # nothing but `expect: {result.over: false}` would pass on the engine that broke it.
+        return None
     what = invariant.description if invariant is not None else PSEUDO_DESCRIPTIONS.get(
         violation.invariant, "")
     return {
         "id": case_id(violation.invariant, trace),
         "rules": rules,
         "editions": [trace.edition],
-        "quote": {rule: _quote(rule) for rule in rules},
+        **fields_for(rules),
         "summary": f"Found by mtgconf fuzz on {engine}: {what} Broken: {violation.message}",
         "catches": violation.message,
         "setup": trace.setup,
@@ -162,91 +227,69 @@ class Replayed:
     verdict: str  # the harness's: pass, fail, error, skip...
     message: str = ""
     violations: list[Violation] = field(default_factory=list)
+    #: the action of the step that broke them (None: the start), for the rules they cite
+    action: dict[str, Any] | None = None
 
     @property
     def broken(self) -> bool:
         return self.verdict not in ("pass", "skip") or bool(self.violations)
 
 
-#: actions an ``advance`` step may take before it gives up (as the case runner)
-ADVANCE_LIMIT = 500
+class Watch:
+    """Every invariant watching a case's game as the case runner plays it (an ``Observer`` of
+    the game driver, conformance.driver): the violations of the first step that breaks one,
+    whatever the case's setup (a seeded start, a given state, a refused setup)."""
+
+    views_every = VIEWS_EVERY
+    wants_legal = True
+
+    def __init__(self, edition: str, capabilities: frozenset[str], rules: tuple[str, ...],
+                 refusal: str | None = None) -> None:
+        self.edition = edition
+        self.capabilities = capabilities
+        self.rules = rules
+        self.refusal = refusal  # the case expects the setup refused, for this reason
+        self.seeded = True
+        self.found: list[Violation] = []
+        self.action: dict[str, Any] | None = None  # of the step that broke them
+
+    def started(self, start: Started) -> None:
+        self.seeded = "start" in start.setup
+        if start.refused is not None:
+            return  # refused: whether it should have been is the harness's verdict
+        if self.refusal is not None:
+            self._note([Violation("deck-rules", self.rules, "the setup was accepted; the "
+                                  f"rules forbid it: {self.refusal}", forbidden=True)])
+            return
+        self._note(check_all(Transition(
+            self.edition, self.capabilities, start.after or {}, events=start.events,
+            views=start.views, seeded=self.seeded, setup=start.setup)))
+
+    def played(self, step: Played) -> None:
+        exc = step.rejected
+        rejected = f"{exc.type}: {exc.reason or exc.detail}" if exc is not None else None
+        self._note(check_all(Transition(
+            self.edition, self.capabilities, step.after or {}, step.before, step.action,
+            rejected, step.events, step.legal, step.views, self.seeded, step.listed)),
+            step.action)
+
+    def failed(self, action: dict[str, Any] | None, error: CallFailed) -> None:
+        self._note([Violation(ENGINE_ERROR, (), f"{type(error).__name__}: {error}")], action)
+
+    def _note(self, found: list[Violation], action: dict[str, Any] | None = None) -> None:
+        if found and not self.found:
+            self.found = found
+            self.action = action
 
 
-def _advance(play: Play, target: dict[str, Any]) -> list[Violation]:
-    """Pass priority and answer declarations with ``done`` until ``target`` holds, checking
-    the invariants after each action (the case runner reports a target never reached)."""
-    for _ in range(ADVANCE_LIMIT):
-        observation = play.observation
-        if target.get("over") and ob.over(observation):
-            return []
-        turn = ob.turn(observation)
-        if not target.get("over") and all(
-                turn.get("number" if key == "turn" else key) == value
-                for key, value in target.items()):
-            return []
-        if ob.over(observation):
-            return []
-        pending = observation.get("pending") or {}
-        who = ob.holds_priority(observation)
-        action: dict[str, Any]
-        if who is not None:
-            action = {"action": "pass", "player": who}
-        elif pending.get("decision") in ("attack", "block", "declare_attackers",
-                                         "declare_blockers"):
-            action = {"action": "done", "player": pending.get("player")}
-        else:
-            return []  # another decision: the case runner says so
-        found = check_all(play.act(action, listed=True))
-        if found:
-            return found
-    return []
-
-
-def recheck(raw: dict[str, Any], edition: str, client: Any, info: Any) -> list[Violation]:
-    """Play a case's steps on an engine with every invariant checked after each; the
-    violations of the first step that breaks one."""
-    from conformance import paths
-
-    play = Play(client, info, edition)
-    refusal = next((step["expect_illegal_setup"] for step in raw.get("steps") or ()
-                    if "expect_illegal_setup" in step), None)
-    try:
-        found = check_all(play.start(raw["setup"], keep=not opens_with_decisions(
-            raw.get("steps") or ())))
-    except EngineRejected as exc:
-        if exc.type != ILLEGAL_SETUP:
-            raise
-        return []  # refused: whether it should have been is the harness's verdict
-    if refusal is not None:
-        return [Violation("deck-rules", tuple(raw.get("rules") or ()),
-                          f"the setup was accepted; the rules forbid it: {refusal}",
-                          forbidden=True)]
-    if found:
-        return found
-    for step in raw.get("steps") or ():
-        if "advance" in step:
-            found = _advance(play, step["advance"])
-            if found:
-                return found
-        if "bind" in step:
-            for handle, text in step["bind"].items():
-                selected = paths.resolve(paths.parse(text), play.observation,
-                                         lambda h, o: play.id_of.get(h) == o.get("id"),
-                                         full=True)
-                if isinstance(selected, list) and len(selected) == 1:
-                    play.id_of[handle] = selected[0].get("id")
-                    play.handle_of[selected[0].get("id")] = handle
-        for kind in ("do", "expect_illegal"):
-            if kind in step:
-                try:
-                    legal = play.legal()
-                    transition = play.act(play.unname(step[kind]), listed=kind == "do",
-                                          legal=legal)
-                except CallFailed as exc:
-                    return [Violation("engine-error", (), f"{type(exc).__name__}: {exc}")]
-                found = check_all(transition)
-                if found:
-                    return found
-        if ob.over(play.observation):
-            break
-    return []
+def replay(case: Case, edition: str, session: EngineSession) -> Replayed:
+    """Run a case once through the harness (the verdict an engine's CI would see) with every
+    invariant watching its game (which finds the violation even where the case has no last
+    ``expect``)."""
+    refusal = next((str(step.value) for step in case.steps
+                    if step.kind == "expect_illegal_setup"), None)
+    capabilities = frozenset(session.info.capabilities) if session.info else frozenset()
+    watch = Watch(edition, capabilities, case.rules, refusal)
+    outcome = run_case(case, edition, session, observer=watch)
+    return Replayed(case.id, edition, outcome.status, outcome.message, watch.found,
+                    watch.action)

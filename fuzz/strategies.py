@@ -360,7 +360,7 @@ def illegal_action(pick: int, legal: Sequence[dict[str, Any]], observation: dict
         library = ob.player(observation, other).get("library") or []
         hand = ob.player(observation, actor or "A").get("hand") or []
         candidates = [o for o in library if "id" in o] + [
-            o for o in hand if "Land" not in (o.get("types") or ()) and "id" in o]
+            o for o in hand if not ob.has_type(o, "Land") and "id" in o]
         if candidates:
             card = candidates[pick % len(candidates)]
             return ({"action": "play_land", "player": actor or "A", "card": card["id"]},
@@ -374,7 +374,7 @@ def illegal_action(pick: int, legal: Sequence[dict[str, Any]], observation: dict
             return action, f"{action.get('action')} without the targets it needs"
     if kind == 3 and actor is not None and not _sorcery_time(observation, actor):
         lands = [o for o in ob.player(observation, actor).get("hand") or ()
-                 if "Land" in (o.get("types") or ()) and "id" in o]
+                 if ob.has_type(o, "Land") and "id" in o]
         if lands:
             card = lands[pick % len(lands)]
             return ({"action": "play_land", "player": actor, "card": card["id"]},

@@ -13,13 +13,19 @@ default one (``.hypothesis/``) unless a profile says otherwise.
 
 from __future__ import annotations
 
+import atexit
 import os
 
 from hypothesis import HealthCheck, settings
 
-from fuzz.machine import FuzzConfig, engine_info, fuzz_machine
+from fuzz.engines import FuzzEngines
+from fuzz.machine import FuzzConfig, fuzz_machine
 
 ENGINE = os.environ.get("MTGCONF_FUZZ_ENGINE", "reference")
+#: the engine every test class of this module plays on, closed when the process ends (the
+#: test runner, not the module, decides when that is)
+ENGINES = FuzzEngines()
+atexit.register(ENGINES.close)
 
 settings.register_profile(
     "mtgconf-fuzz", max_examples=20, stateful_step_count=120, deadline=None,
@@ -27,7 +33,7 @@ settings.register_profile(
 
 
 def _test_case(edition: str) -> type:
-    machine = fuzz_machine(FuzzConfig(ENGINE, edition), replay_games=True)
+    machine = fuzz_machine(FuzzConfig(ENGINE, edition), ENGINES, replay_games=True)
     case = machine.TestCase
     case.settings = settings.get_profile("mtgconf-fuzz")
     case.__name__ = f"TestFuzz_{edition}"
@@ -35,7 +41,7 @@ def _test_case(edition: str) -> type:
     return case
 
 
-_DECLARED = engine_info(ENGINE).editions
+_DECLARED = ENGINES.info(ENGINE).editions
 if "cr2004" in _DECLARED:
     TestFuzz_cr2004 = _test_case("cr2004")
 if "modern" in _DECLARED:

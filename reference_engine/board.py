@@ -157,6 +157,8 @@ class Board(Triggers):
         self._events.append(ev.ZoneChange(obj.id, new.id, obj.card.name, ZONE_NAMES[obj.zone],
                                           ZONE_NAMES[to], obj.owner, cause))
         if obj.zone == BATTLEFIELD:
+            # Where it went, after any replacement: exiled instead, it did not die (modern
+            # 614.6).
             self.fire("dies" if to == GRAVEYARD else "leaves", new, old=obj, to=to)
         if to == BATTLEFIELD:
             if self._arrivals is None:
@@ -221,8 +223,11 @@ class Board(Triggers):
         with self.moving_together():
             for name in self.apnap_order():
                 mine = [o for o in objs if o.owner == name and o.id in self.objects]
+                # Exiled instead (Rest in Peace), they reach no graveyard: there is no order
+                # to choose (modern 614.1a, 614.6: only the replacing event happens).
+                ordered_here = ordered and not self._graveyards_exiled
                 while mine:
-                    if ordered and len({o.card.name for o in mine}) > 1:
+                    if ordered_here and len({o.card.name for o in mine}) > 1:
                         options = [Action("choose", name, choice=o.id) for o in mine]
                         action = yield Decision("order_graveyard", name, options,
                                                 count=len(mine))

@@ -166,6 +166,7 @@ def test_smoke_prints_the_declaration_and_plays(capsys):
     ("Nondeterministic", "problem: nondeterministic: two games from the same setup differ at "
                          "players.A.life"),
     ("BreaksTheSchema", "problem: protocol violation in the observe response"),
+    ("ListsNoPass", "problem: legal_actions lacks the pass of A, who has priority"),
 ])
 def test_smoke_reports_problems(capsys, engine, words):
     code, out, _ = cli(capsys, "smoke", "--engine", f"py:tests.fakes.miniatures:{engine}")

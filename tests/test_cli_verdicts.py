@@ -65,19 +65,43 @@ def test_a_misspelt_capability_or_edition_is_not_a_success(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("threshold", "code"), [
-    ("1", ExitCode.OK), ("50%", ExitCode.OK), ("100%", ExitCode.UNTESTED),
+    ("1", ExitCode.OK), ("50%", ExitCode.OK), ("100%", ExitCode.OK),
     ("1000", ExitCode.UNTESTED)])
-def test_min_run_threshold(tmp_path, capsys, threshold, code):
-    # Declaring one edition of two, the engine skips half the case runs.
+def test_min_run_counts_only_the_editions_the_engine_declares(tmp_path, capsys, threshold,
+                                                              code):
+    # Declaring one edition of two, the engine skips half the case runs of --edition all:
+    # those are not its editions, and --min-run 100% asks only that every case run of cr2004
+    # ran.
     got, _, err = frozen_run(capsys, tmp_path, "py:tests.fakes.miniatures:OnlyCr2004",
-                             "--min-run", threshold)
+                             "--edition", "all", "--min-run", threshold)
     data = results_of(tmp_path)
     ran = sum(r["status"] != "skip" for r in data["results"])
-    assert 0 < ran < data["selected"], "the premise: some cases ran, some were skipped"
+    own = sum(r["edition"] == "cr2004" for r in data["results"])
+    assert 0 < ran == own < data["selected"], "the premise: the cr2004 runs ran, no other"
     assert got == code, err
     if code == ExitCode.UNTESTED:
-        assert f"too few cases ran: {ran} of {data['selected']} case runs" in err
+        assert (f"too few cases ran: {ran} of {own} case runs in the editions the engine "
+                f"declares (100%), --min-run asks for 1000") in err
     assert data["options"]["min_run"] == threshold
+
+
+def test_min_run_counts_the_skips_of_the_engines_own_editions(tmp_path, capsys):
+    code, _, err = frozen_run(capsys, tmp_path, "py:tests.fakes.miniatures:WithoutBolt",
+                              "--min-run", "100%")
+    data = results_of(tmp_path)
+    ran = sum(r["status"] != "skip" for r in data["results"])
+    assert 0 < ran < data["selected"]
+    assert code == ExitCode.UNTESTED, err
+    assert f"too few cases ran: {ran} of {data['selected']} case runs (" in err
+
+
+def test_the_default_editions_are_those_the_engine_declares(tmp_path, capsys):
+    code, out, err = frozen_run(capsys, tmp_path, "py:tests.fakes.miniatures:OnlyCr2004")
+    data = results_of(tmp_path)
+    assert code == ExitCode.OK, err
+    assert {r["edition"] for r in data["results"]} == {"cr2004"}
+    assert data["editions"] == ["cr2004"] and data["selected"] == len(data["results"])
+    assert "; editions cr2004\n" in out
 
 
 def test_a_bad_min_run_is_a_usage_error(capsys):
@@ -122,7 +146,7 @@ def test_an_internal_error_of_pytest_is_exit_5_not_an_engine_failure(tmp_path, c
 
 def test_a_broken_engine_still_skips_what_it_could_not_have_run(tmp_path, capsys):
     engine = f"cmd:{sys.executable} {FAKES / 'breaker.py'} cr2004_only_crashes_on_new_game"
-    code, _, _ = frozen_run(capsys, tmp_path, engine, "--max-restarts", "0")
+    code, _, _ = frozen_run(capsys, tmp_path, engine, "--max-restarts", "0", "--edition", "all")
     assert code == ExitCode.UNEXPECTED
     by_edition: dict[str, list[str]] = {}
     for result in results_of(tmp_path)["results"]:

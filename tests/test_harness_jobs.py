@@ -54,7 +54,7 @@ def test_a_run_in_this_process_gets_a_fresh_engine_after_the_timing(monkeypatch,
     monkeypatch.setattr(jobs, "PROBE_TIMEOUT", 0.2)
     monkeypatch.setattr(cli_run.os, "cpu_count", lambda: 2)
     session = started("HangsOnObserve")
-    jobs_text, fresh = cli_run.default_jobs(session, CASES, EDITIONS, 20, start_up=1.0)
+    jobs_text, fresh, _ = cli_run.default_jobs(session, CASES, EDITIONS, 20, start_up=1.0)
     # 20 runs of 0.2 s (it hung until the probe's time limit, once): 4 s in one process, and
     # two workers that take 2 s to start would not finish in 3
     assert jobs_text == "0"
@@ -69,7 +69,7 @@ def test_slow_case_runs_get_a_worker_per_cpu(monkeypatch, capsys):
     monkeypatch.setattr(jobs, "PROBE_TIMEOUT", 0.2)
     monkeypatch.setattr(cli_run.os, "cpu_count", lambda: 4)
     session = started("HangsOnObserve")
-    jobs_text, handed = cli_run.default_jobs(session, CASES, EDITIONS, 200, start_up=1.0)
+    jobs_text, handed, _ = cli_run.default_jobs(session, CASES, EDITIONS, 200, start_up=1.0)
     assert jobs_text == "4"  # 40 s in one process; about 12 s with four workers
     assert handed is session  # for what it declared: the workers start their own engines
     assert "workers: 4 (2" in capsys.readouterr().out
@@ -83,8 +83,30 @@ def test_few_case_runs_or_one_cpu_are_never_timed(monkeypatch):
     monkeypatch.setattr(jobs, "probe", unexpected)
     session = started("Correct")
     assert cli_run.default_jobs(session, CASES, EDITIONS, cli_run.FEW_RUNS - 1,
-                                start_up=1.0) == ("0", session)
+                                start_up=1.0) == ("0", session, ())
     monkeypatch.setattr(cli_run.os, "cpu_count", lambda: 1)
     assert cli_run.default_jobs(session, CASES, EDITIONS, 1000, start_up=1.0) == \
-        ("0", session)
+        ("0", session, ())
     session.close()
+
+
+def test_a_crash_during_the_timing_is_reported_and_judged(tmp_path, monkeypatch, capsys):
+    """The engine crashes in its first game, which the timing plays: the run's own results
+    all pass, but the run says what the timing saw and exits 1 (issue 25)."""
+    import sys
+
+    from conformance.exitcodes import ExitCode
+    from mtgconf import main
+    from tests.test_cli_verdicts import FAKES, FROZEN, results_of
+
+    monkeypatch.setattr(cli_run.os, "cpu_count", lambda: 2)
+    engine = f"cmd:{sys.executable} {FAKES / 'crashes_once.py'} {tmp_path / 'crashed'}"
+    code = main(["run", "--engine", engine, "--no-bundled", "--cases", str(FROZEN),
+                 "--out", str(tmp_path / "out"), "--no-report"])
+    out, err = capsys.readouterr()
+    assert "workers: " in out  # the timing ran
+    assert (tmp_path / "crashed").exists()
+    assert {r["status"] for r in results_of(tmp_path)["results"]} == {"pass"}
+    assert code == ExitCode.UNEXPECTED, err
+    assert re.search(r"mtgconf: \[crash\] \S+ during the timing of a few case runs \(to choose "
+                     r"the workers\): .*; the run's own run of it: pass", err)

@@ -131,7 +131,7 @@ def test_expectations_make_xfail_and_xpass(pytester):
 def test_skips_name_what_is_missing(pytester):
     result = run(
         pytester, "--mtg-engine=py:tests.fakes.miniatures:OnlyCr2004", "--mtg-rules=cr2004:101.3",
-        "-rs")
+        "--mtg-edition=all", "-rs")
     result.assert_outcomes(passed=2, skipped=2)
     assert "the engine does not support edition modern" in result.stdout.str()
 
@@ -214,3 +214,41 @@ def test_the_options_the_workers_read_say_what_the_settings_say(pytester, tmp_pa
         min_run=MinRun.parse("60%"))
     config = pytester.parseconfig(*settings.pytest_args())
     assert Settings.from_options(config.option, config.invocation_params.dir) == settings
+
+
+# ---- judged as mtgconf run judges ----
+
+def test_the_pytest_route_exits_4_when_every_case_skipped(pytester):
+    result = run(pytester, "--mtg-engine=py:tests.fakes.miniatures:DeclaresNothing", *FROZEN)
+    assert result.ret == 4
+    result.assert_outcomes(skipped=24)
+    out = result.stdout.str()
+    assert "mtg-conformance: no case ran: all 24 case runs were skipped." in out
+    assert "The skipped cases need: capability setup.state (" in out
+
+
+def test_the_pytest_route_exits_4_for_a_misspelt_capability(pytester):
+    result = run(pytester, "--mtg-engine=py:tests.fakes.miniatures:MisspellsACapability",
+                 *FROZEN)
+    assert result.ret == 4
+    assert "capability setup.stat (did you mean setup.state?)" in result.stdout.str()
+
+
+@pytest.mark.parametrize(("threshold", "code"), [("4", 0), ("5", 4), ("100%", 0)])
+def test_the_pytest_route_keeps_to_min_run(pytester, threshold, code):
+    result = run(pytester, CORRECT, *FROZEN, "--mtg-rules=cr2004:101.3",
+                 f"--mtg-min-run={threshold}")
+    result.assert_outcomes(passed=4)
+    assert result.ret == code
+    if code:
+        assert "mtg-conformance: too few cases ran: 4 of 4 case runs (100%), --min-run asks " \
+               "for 5 (5)." in result.stdout.str()
+
+
+def test_the_pytest_route_runs_the_editions_the_engine_declares(pytester):
+    result = run(pytester, "--mtg-engine=py:tests.fakes.miniatures:OnlyCr2004",
+                 "--mtg-rules=cr2004:101.3", "-v")
+    result.assert_outcomes(passed=2)
+    assert result.ret == 0
+    assert "::modern::" not in result.stdout.str()
+    assert "editions cr2004" in result.stdout.str()

@@ -230,17 +230,34 @@ def test_missing_command_cannot_start():
         started("cmd:/no/such/engine --conformance")
 
 
-def test_restarts_then_broken():
+def test_a_healthy_restart_never_marks_the_engine_broken():
+    """Each restarted process answers hello: every case costs its own crash, however many in
+    a row, and the engine stays in the run."""
     session = started(breaker("crashes_on_new_game"), max_restarts=2)
-    for attempt in range(3):
+    for attempt in range(5):
         client = session.begin(2.0)
         with pytest.raises(EngineCrashed, match="during new_game"):
             client.new_game("cr2004", STATE)
         session.end(unusable=True)
-        assert session.restarts == min(attempt, 2)
-    with pytest.raises(EngineBroken, match="marked broken after 2 restarts in a row"):
+        assert session.restarts == attempt
+    assert session.broken is None
+    session.begin(2.0)
+    session.close()
+
+
+def test_failed_restarts_in_a_row_mark_the_engine_broken(tmp_path):
+    session = started(breaker(f"crashes_on_new_game {tmp_path / 'started'}"), max_restarts=2)
+    client = session.begin(2.0)
+    with pytest.raises(EngineCrashed, match="during new_game"):
+        client.new_game("cr2004", STATE)
+    session.end(unusable=True)
+    for _ in range(2):
+        with pytest.raises(EngineCrashed, match="could not be restarted"):
+            session.begin(2.0)
+    with pytest.raises(EngineBroken, match="marked broken after 2 failed restarts in a row "
+                                           r"\(it did not start or answer hello\)"):
         session.begin(2.0)
-    assert session.broken
+    assert session.broken and session.restarts == 2
 
 
 def test_a_good_case_resets_the_restart_count():

@@ -40,6 +40,8 @@ class Transition:
     setup: dict[str, Any] | None = None
     refused: str | None = None
     flaw: Any = None
+    #: why the fuzzer drew the action as one the rules forbid, if it did
+    why_illegal: str | None = None
 
     # Read by many invariants: computed once a step.
     @cached_property
@@ -62,6 +64,14 @@ class Violation:
     checks: dict[str, Any] = field(default_factory=dict)
     #: the step's action is one a correct engine rejects (its replay case expects that)
     forbidden: bool = False
+    #: the part of the game it is about, for an invariant that goes on being checked in the
+    #: other parts after a finding (the differential: one difference per part of the game)
+    part: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What a campaign keeps one finding of: the invariant, or the invariant and part."""
+        return f"{self.invariant} {self.part}" if self.part else self.invariant
 
     def describe(self) -> str:
         rules = f" ({', '.join(self.rules)})" if self.rules else " (protocol)"
@@ -144,6 +154,14 @@ def cards_saying(words: str) -> frozenset[str]:
 
     return frozenset(name for per_edition in default_pool().cards.values()
                      for name, card in per_edition.items() if words in card.text.lower())
+
+
+@cache
+def known_cards(edition: str) -> frozenset[str]:
+    """The names of the pool's cards of an edition (an engine may show others of its own)."""
+    from spec.cardpool import default_pool
+
+    return frozenset(default_pool().edition(edition))
 
 
 def losers(observation: Observation) -> set[str]:

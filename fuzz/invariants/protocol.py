@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from conformance.observed import canonical
 from fuzz.invariants.framework import (
     Transition,
     Violation,
@@ -16,7 +17,10 @@ from fuzz.invariants.framework import (
 @invariant("illegal-action-changes-nothing", "",
            "An action rejected as illegal leaves the game exactly as it was.")
 def _unchanged(t: Transition) -> Iterator[str]:
-    if t.rejected is not None and t.before is not None and t.after != t.before:
+    # Compared in one order for every list the protocol leaves unordered (an engine may list
+    # a hand or a card's types in another order each time it is asked).
+    if t.rejected is not None and t.before is not None and \
+            canonical(t.after) != canonical(t.before):
         yield f"{t.action} was rejected ({t.rejected}) but the observation changed"
 
 
@@ -32,7 +36,8 @@ def _listed(t: Transition) -> Iterator[str]:
            "land play of a card that is no land in the hand) is rejected.")
 def _rejected(t: Transition) -> Iterator[Violation]:
     if t.action is not None and not t.listed and t.legal is not None and t.rejected is None:
-        yield Violation("illegal-action-rejected", (), f"{t.action} was accepted",
+        why = f", though {t.why_illegal}" if t.why_illegal else ""
+        yield Violation("illegal-action-rejected", (), f"{t.action} was accepted{why}",
                         forbidden=True)
 
 

@@ -35,19 +35,19 @@ def _deck_rules(t: Transition) -> Iterator[Violation]:
 
 
 
-@invariant("starting-life", "cr2004:101.3",
+@invariant("starting-life", "cr2004:101.3 modern:103.4",
            "A seeded game begins with each player at 20 life.")
 def _starting_life(t: Transition) -> Iterator[Violation]:
     if t.before is None and t.seeded:
         for name in PLAYERS:
             life = ob.player(t.after, name).get("life")
             if life != 20:
-                yield Violation("starting-life", ("cr2004:101.3",),
+                yield Violation("starting-life", ("cr2004:101.3", "modern:103.4"),
                                 f"{name} begins the game with {life} life",
                                 {f"players.{name}.life": 20})
 
 
-@invariant("opening-hand-seven", "cr2004:101.3 cr2004:217.3a modern:402.1",
+@invariant("opening-hand-seven", "cr2004:101.3 cr2004:217.3a modern:103.5 modern:402.1",
            "Each player's opening hand in a seeded game has seven cards.")
 def _opening_hand(t: Transition) -> Iterator[Violation]:
     if t.before is None and t.seeded:
@@ -55,7 +55,7 @@ def _opening_hand(t: Transition) -> Iterator[Violation]:
             hand = ob.player(t.after, name).get("hand") or []
             if len(hand) != 7:
                 yield Violation("opening-hand-seven",
-                                ("cr2004:101.3", "cr2004:217.3a", "modern:402.1"),
+                                ("cr2004:101.3", "cr2004:217.3a", "modern:103.5", "modern:402.1"),
                                 f"{name}'s opening hand has {len(hand)} cards",
                                 {f"players.{name}.hand": {"count": 7}})
 
@@ -88,7 +88,7 @@ def _paris_mulligan(t: Transition) -> Iterator[str]:
             yield f"{who}, with {now} card(s) after a mulligan, is not asked again"
 
 
-@invariant("first-player-skips-draw", "cr2004:101.5",
+@invariant("first-player-skips-draw", "cr2004:101.5 modern:103.8a",
            "The player who starts does not draw in the draw step of the first turn.",
            needs=("observe.events",))
 def _first_draw(t: Transition) -> Iterator[str]:

@@ -17,7 +17,7 @@ from fuzz.invariants.framework import (
 from fuzz.observations import PLAYERS
 
 
-@invariant("time-moves-forward", "cr2004:300.1",
+@invariant("time-moves-forward", "cr2004:300.1 modern:500.1",
            "Turns and steps go forward: the turn number never decreases, grows by at most one "
            "a step, and within a turn the steps follow their order.")
 def _forward(t: Transition) -> Iterator[str]:
@@ -47,7 +47,7 @@ def _priority(t: Transition) -> Iterator[str]:
         yield "nobody holds priority and no decision is pending"
 
 
-@invariant("lands-played-counted", "cr2004:212.6b",
+@invariant("lands-played-counted", "cr2004:212.6b modern:505.6b",
            "Each land played counts once; the count starts again at 0 each turn.")
 def _lands(t: Transition) -> Iterator[str]:
     if t.before is None:
@@ -65,7 +65,7 @@ def _lands(t: Transition) -> Iterator[str]:
             yield f"{name} has {after} lands played this turn, {expected} expected"
 
 
-@invariant("one-land-per-turn", "cr2004:212.6b",
+@invariant("one-land-per-turn", "cr2004:212.6b modern:505.6b",
            "A player plays one land a turn unless an effect allows more: a second land play is "
            "rejected when no permanent on the battlefield allows additional ones.")
 def _one_land(t: Transition) -> Iterator[Violation]:
@@ -78,12 +78,12 @@ def _one_land(t: Transition) -> Iterator[Violation]:
     extra = cards_saying("additional land")
     allowed = any(o.get("card") in extra for o in t.before.get("battlefield") or ())
     if isinstance(played, int) and played >= 1 and not allowed:
-        yield Violation("one-land-per-turn", ("cr2004:212.6b",),
+        yield Violation("one-land-per-turn", ("cr2004:212.6b", "modern:505.6b"),
                         f"{name} played a second land this turn ({t.action.get('card')})",
                         forbidden=True)
 
 
-@invariant("summoning-sick-cannot-attack", "cr2004:212.3d",
+@invariant("summoning-sick-cannot-attack", "cr2004:212.3d modern:302.6",
            "A creature its controller has not controlled since their turn began cannot attack "
            "(unless it has haste).")
 def _sick_attack(t: Transition) -> Iterator[Violation]:
@@ -96,12 +96,12 @@ def _sick_attack(t: Transition) -> Iterator[Violation]:
         return  # a creature may have haste, or be given it
     for obj in t.before.get("battlefield") or ():
         if obj.get("id") == t.action.get("card") and obj.get("sick"):
-            yield Violation("summoning-sick-cannot-attack", ("cr2004:212.3d",),
+            yield Violation("summoning-sick-cannot-attack", ("cr2004:212.3d", "modern:302.6"),
                             f"{obj.get('card')}, summoning sick, was declared as an attacker",
                             forbidden=True)
 
 
-@invariant("mana-empties", "cr2004:300.3",
+@invariant("mana-empties", "cr2004:300.3 modern:500.5",
            "Unused mana empties from the pools at the end of each step (modern) or each phase "
            "(2004).")
 def _mana_empties(t: Transition) -> Iterator[Violation]:
@@ -114,7 +114,7 @@ def _mana_empties(t: Transition) -> Iterator[Violation]:
         return
     for name in PLAYERS:
         if ob.mana(t.after, name):
-            yield Violation("mana-empties", ("cr2004:300.3",),
+            yield Violation("mana-empties", ("cr2004:300.3", "modern:500.5"),
                             f"{name}'s pool still holds mana after the {key} ended",
                             {f"players.{name}.mana_pool": {"W": 0, "U": 0, "B": 0, "R": 0,
                                                            "G": 0, "C": 0}})
@@ -135,11 +135,17 @@ def _mana_burn(t: Transition) -> Iterator[str]:
         burned = -sum(e.get("amount", 0) for e in t.events
                       if e.get("type") == "life" and e.get("cause") == "mana_burn"
                       and e.get("player") == name)
+        # Life events are informative (docs/protocol.md): an engine may report none, so the
+        # life total's fall counts as well.
+        life_before = ob.player(t.before, name).get("life")
+        life_after = ob.player(t.after, name).get("life")
+        if isinstance(life_before, int) and isinstance(life_after, int):
+            burned = max(burned, life_before - life_after)
         if left and burned < left and t.action is not None and t.action.get("action") == "pass":
             yield f"{name} had {left} mana at the end of a phase and burned {burned}"
 
 
-@invariant("no-mana-burn-modern", "cr2004:300.3",
+@invariant("no-mana-burn-modern", "modern:500.5",
            "The modern rules have no mana burn (the 2004 rule 300.3 is the one that has it).",
            needs=("observe.events",), editions=("modern",))
 def _no_burn(t: Transition) -> Iterator[str]:
@@ -181,12 +187,12 @@ def _untapped(t: Transition) -> Iterator[str]:
         return  # a land that says it enters tapped
     before = set(ob.ids(t.before))
     for obj in t.after.get("battlefield") or ():
-        if obj.get("id") not in before and "Land" in (obj.get("types") or ()) and \
+        if obj.get("id") not in before and ob.has_type(obj, "Land") and \
                 obj.get("tapped"):
             yield f"{obj.get('card')} was played and entered tapped"
 
 
-@invariant("lethal-damage-destroys", "modern:405.6f",
+@invariant("lethal-damage-destroys", "cr2004:420.5c modern:704.5g",
            "State-based actions are performed before a player gets priority: no creature with "
            "0 toughness or lethal damage is left on the battlefield then.")
 def _lethal(t: Transition) -> Iterator[str]:
@@ -197,7 +203,7 @@ def _lethal(t: Transition) -> Iterator[str]:
            for zone in ("battlefield", "command") for o in t.after.get(zone) or ()):
         return  # a creature may be indestructible (lethal damage then destroys nothing)
     for obj in t.after.get("battlefield") or ():
-        if obj.get("phased_out") or "Creature" not in (obj.get("types") or ()):
+        if obj.get("phased_out") or not ob.has_type(obj, "Creature"):
             continue
         toughness, damage = obj.get("toughness"), obj.get("damage") or 0
         if isinstance(toughness, int) and toughness <= 0:

@@ -15,7 +15,7 @@ from fuzz.invariants.framework import (
 from fuzz.observations import PLAYERS
 
 
-@invariant("zero-life-loses", "cr2004:102.1",
+@invariant("zero-life-loses", "cr2004:102.1 modern:704.5a",
            "A player at 0 or less life has lost by the time a player would get priority.")
 def _zero_life(t: Transition) -> Iterator[Violation]:
     winners = set((t.after.get("result") or {}).get("winners") or ())
@@ -25,7 +25,7 @@ def _zero_life(t: Transition) -> Iterator[Violation]:
         state = ob.player(t.after, name)
         life, poison = state.get("life"), state.get("poison")
         if (isinstance(life, int) and life <= 0) or (isinstance(poison, int) and poison >= 10):
-            yield Violation("zero-life-loses", ("cr2004:102.1",),
+            yield Violation("zero-life-loses", ("cr2004:102.1", "modern:704.5a"),
                             f"{name} won at {life} life and {poison or 0} poison",
                             {"result.winners": {"not_contains": [name]}})
     if not t.priority_given:
@@ -33,12 +33,12 @@ def _zero_life(t: Transition) -> Iterator[Violation]:
     for name in PLAYERS:
         life = ob.player(t.after, name).get("life")
         if isinstance(life, int) and life <= 0 and name not in losers(t.after):
-            yield Violation("zero-life-loses", ("cr2004:102.1",),
+            yield Violation("zero-life-loses", ("cr2004:102.1", "modern:704.5a"),
                             f"{name} is at {life} life and has not lost",
                             {"result.over": True, "result.losers": {"contains": [name]}})
 
 
-@invariant("ten-poison-loses", "cr2004:102.8",
+@invariant("ten-poison-loses", "cr2004:102.8 modern:704.5c",
            "A player with ten or more poison counters has lost by the time a player would get "
            "priority.")
 def _poison(t: Transition) -> Iterator[Violation]:
@@ -47,12 +47,12 @@ def _poison(t: Transition) -> Iterator[Violation]:
     for name in PLAYERS:
         poison = ob.player(t.after, name).get("poison")
         if isinstance(poison, int) and poison >= 10 and name not in losers(t.after):
-            yield Violation("ten-poison-loses", ("cr2004:102.8",),
+            yield Violation("ten-poison-loses", ("cr2004:102.8", "modern:704.5c"),
                             f"{name} has {poison} poison counters and has not lost",
                             {"result.over": True, "result.losers": {"contains": [name]}})
 
 
-@invariant("empty-library-draw-loses", "cr2004:102.2",
+@invariant("empty-library-draw-loses", "cr2004:102.2 modern:704.5b",
            "A player whose draw step began with an empty library has lost by the time a "
            "player gets priority in it.")
 def _empty_draw(t: Transition) -> Iterator[str]:

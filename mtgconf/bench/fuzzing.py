@@ -18,20 +18,20 @@ SEED = 1
 
 def fuzz_rate(engine: str, edition: str, seconds: float) -> Sample:
     from fuzz.campaign import PROFILES, Campaign
-    from fuzz.machine import ENGINE_ERROR, FuzzConfig, check_config, close_sessions
+    from fuzz.engines import FuzzEngines
+    from fuzz.machine import ENGINE_ERROR, FuzzConfig, check_config
 
     config = FuzzConfig(engine, edition)
     try:
-        check_config(config)
-        campaign = Campaign(config, replace(PROFILES["ci"], shrink_seconds=seconds), seconds,
-                            SEED, database="none")
-        campaign.run()
+        with FuzzEngines() as engines:
+            check_config(config, engines)
+            campaign = Campaign(config, replace(PROFILES["ci"], shrink_seconds=seconds),
+                                seconds, SEED, database="none", engines=engines)
+            campaign.run()
     except ValueError as exc:  # check_config: what the engine lacks to be fuzzed
         raise NotApplicable(str(exc)) from None
     except (SetupError, CallFailed) as exc:
         raise Unmeasurable(f"the engine failed while fuzzing: {exc}") from None
-    finally:
-        close_sessions()
     findings = campaign.findings
     failed = findings.by_key.get(ENGINE_ERROR)
     if failed is not None:

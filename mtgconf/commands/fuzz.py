@@ -67,9 +67,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
 
     replay = sub.add_parser(
         "replay", help="Replay a case file the fuzzer wrote (or any case file)",
-        description="Runs each case of FILE through the harness (its verdict) and plays its "
-        "steps again with every invariant checked. Exit status 0: it passes now; 1: the "
-        "engine still breaks it.")
+        description="Runs each case of FILE once through the harness (its verdict), with "
+        "every invariant watching its game, whatever its setup. Exit status 0: it passes now; "
+        "1: the engine still breaks it.")
     replay.add_argument("file", type=Path)
     add_engine_option(replay)
     replay.set_defaults(handler=_replay)
@@ -95,7 +95,8 @@ def _list(args: argparse.Namespace) -> int:
 def _fuzz(args: argparse.Namespace) -> int:
     from conformance.transports import EngineSpec
     from fuzz.campaign import PROFILES, run_campaigns
-    from fuzz.machine import FuzzConfig, check_config, close_sessions, invariants_named
+    from fuzz.engines import FuzzEngines
+    from fuzz.machine import FuzzConfig, check_config, invariants_named
     from mtgconf.commands.run import start_engine
 
     EngineSpec.parse(args.engine)
@@ -113,35 +114,36 @@ def _fuzz(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     profile = PROFILES[args.profile]
     session = start_engine(args.engine)  # a clear error (exit 3) if it cannot start
-    info = session.info
-    session.close()
-    editions = args.edition or [e for e in EDITIONS if e in info.editions]
-    seed_value = args.seed if args.seed is not None else (
-        0 if profile.derandomize else int(time.time()) % 1_000_000)
-    configs = [FuzzConfig(args.engine, edition, against=args.against, invariants=chosen,
-                          rules=tuple(args.rules))
-               for edition in editions]
-    try:
-        for config in configs:
-            check_config(config)
-    except ValueError as exc:
-        print(f"mtgconf: {exc}", file=sys.stderr)
-        return ExitCode.UNTESTED
-    finally:
-        close_sessions()
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot create it: {exc.strerror}") from None
-    print(f"fuzz: {info.name} {info.version}, {', '.join(editions)}, profile {profile.name}, "
-          f"seed {seed_value}" + (f", against {args.against}" if args.against else ""),
-          file=sys.stderr)
-    try:
-        results = run_campaigns(configs, profile, budget=args.budget, seed_value=seed_value,
-                                database=args.database, out=args.out, jobs=args.jobs,
-                                progress=not args.quiet, shrink_seconds=args.shrink_seconds)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    with FuzzEngines() as engines:
+        # The engine started once: the declaration checked and the games played on it.
+        engines.adopt(args.engine, session)
+        info = session.info
+        editions = args.edition or [e for e in EDITIONS if e in info.editions]
+        seed_value = args.seed if args.seed is not None else (
+            0 if profile.derandomize else int(time.time()) % 1_000_000)
+        configs = [FuzzConfig(args.engine, edition, against=args.against, invariants=chosen,
+                              rules=tuple(args.rules))
+                   for edition in editions]
+        try:
+            for config in configs:
+                check_config(config, engines)
+        except ValueError as exc:
+            print(f"mtgconf: {exc}", file=sys.stderr)
+            return ExitCode.UNTESTED
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot create it: {exc.strerror}") from None
+        print(f"fuzz: {info.name} {info.version}, {', '.join(editions)}, profile "
+              f"{profile.name}, seed {seed_value}"
+              + (f", against {args.against}" if args.against else ""), file=sys.stderr)
+        try:
+            results = run_campaigns(configs, profile, budget=args.budget,
+                                    seed_value=seed_value, database=args.database,
+                                    out=args.out, jobs=args.jobs, progress=not args.quiet,
+                                    shrink_seconds=args.shrink_seconds, engines=engines)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     found = 0
     for result in results:
         path = args.out / f"fuzz-{result['edition']}.json"
@@ -162,8 +164,7 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from conformance import casefile
-    from conformance.runner import run_case
-    from fuzz.replay import recheck
+    from fuzz.replay import replay, rules_for
     from mtgconf.commands.run import start_engine
 
     if not args.file.is_file():
@@ -174,34 +175,21 @@ def _replay(args: argparse.Namespace) -> int:
         from conformance.errors import InputError
 
         raise InputError(tuple(errors))
-    import yaml
-
-    raw_cases = {c.get("id"): c for c in yaml.safe_load(args.file.read_text("utf-8")) or []
-                 if isinstance(c, dict)}
     session = start_engine(args.engine)
     broken = 0
     try:
         for case in cases:
             for edition in case.editions:
-                outcome = run_case(case, edition, session)
-                verdict = outcome.status
-                line = f"{case.id} [{edition}]: {verdict}"
-                message = outcome.message
-                if message:
-                    line += f": {message}"
+                replayed = replay(case, edition, session)
+                line = f"{case.id} [{edition}]: {replayed.verdict}"
+                if replayed.message:
+                    line += f": {replayed.message}"
                 print(line)
-                violations = []
-                raw = raw_cases.get(case.base_id or case.id)
-                if raw is not None and verdict not in ("skip",) and "start" in raw["setup"]:
-                    client = session.begin(None)
-                    try:
-                        violations = recheck(raw, edition, client, session.info)
-                    finally:
-                        session.end(unusable=False)
-                for violation in violations:
-                    print(f"  invariant broken: {violation.describe()}")
-                if verdict not in ("pass", "skip") or violations:
-                    broken += 1
+                for violation in replayed.violations:
+                    rules = ", ".join(rules_for(violation, edition, replayed.action))
+                    print(f"  invariant broken: {violation.invariant} ({rules}): "
+                          f"{violation.message}")
+                broken += replayed.broken
     finally:
         session.close()
     return ExitCode.UNEXPECTED if broken else ExitCode.OK

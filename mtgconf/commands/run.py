@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import conformance
 from conformance import settings
@@ -45,8 +45,10 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
         "terminated (SIGTERM).",
     )
     add_engine_option(run, parse=True)
-    run.add_argument("--edition", choices=EDITION_CHOICES, default="all",
-                     help="Run the cases under this edition only (default: all)")
+    run.add_argument("--edition", choices=EDITION_CHOICES, default=None,
+                     help="Run the cases under this edition only, or all: both, also one the "
+                     "engine does not declare (its cases then skip) (default: the editions "
+                     "the engine declares)")
     run.add_argument("--rules", action="append", default=[], metavar="GLOB",
                      help="Only cases citing a rule matching GLOB, e.g. cr2004:101.* or 217.* "
                      "(repeatable)")
@@ -72,8 +74,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
                      help="Check every message both ways against its JSON Schema; a violation "
                      "is an error of that case")
     run.add_argument("--max-restarts", metavar="N", type=settings.count, default=None,
-                     help="Restarts of a crashed or hung engine in a row before its remaining "
-                     f"cases are reported as not run (default: {settings.DEFAULT_MAX_RESTARTS})")
+                     help="Failed restarts of a crashed or hung engine in a row (it did not "
+                     "start or answer hello) before its remaining cases are reported as not "
+                     f"run (default: {settings.DEFAULT_MAX_RESTARTS})")
     run.add_argument("--repeat", metavar="N", type=settings.positive, default=1,
                      help="Run each case N times, each in a fresh game; a case whose runs end "
                      "differently is reported as flaky (default: 1)")
@@ -110,8 +113,17 @@ def _jobs(value: str) -> str:
     return value
 
 
+class Workers(NamedTuple):
+    """What ``default_jobs`` chose: the ``-n`` value, the session to hand to the run, and the
+    case runs the timing played (real runs: ``probe_faults`` judges them with the run)."""
+
+    jobs: str
+    session: Any
+    probed: tuple[tuple[Any, str, Any], ...] = ()
+
+
 def default_jobs(session: Any, cases: list[Any], editions: tuple[str, ...], runs: int, *,
-                 start_up: float) -> tuple[str, Any]:
+                 start_up: float) -> Workers:
     """Worker processes when ``-n`` is not given (never slower than one process, as far as a
     few timed case runs tell: ``conformance.jobs``), and the session to hand to the run.
     ``start_up`` is what this process took to load the cases and start the engine, which
@@ -121,19 +133,44 @@ def default_jobs(session: Any, cases: list[Any], editions: tuple[str, ...], runs
 
     cpus = os.cpu_count() or 1
     if cpus < 2 or runs < FEW_RUNS:
-        return "0", session
+        return Workers("0", session)
     probe = jobs.probe(session, cases, editions)
     if probe is None:
-        return "0", session
+        return Workers("0", session)
     n = jobs.workers(cpus=cpus, runs=runs, seconds_per_run=probe.seconds_per_run,
                      start_up=jobs.WORKER_START + start_up)
     each = f"{probe.seconds_per_run * 1000:.3g} ms a case run, {runs} runs"
     print(f"workers: {n} ({each}; -n N to choose)" if n else
           f"workers: none, all in this process ({each}; -n N to choose)")
     if n:
-        return str(n), session  # the workers start their own engines
+        return Workers(str(n), session, probe.runs)  # the workers start their own engines
     session.close()
-    return "0", start_engine(session.spec, validate=session.validate)
+    return Workers("0", start_engine(session.spec, validate=session.validate), probe.runs)
+
+
+def probe_faults(probed: tuple[tuple[Any, str, Any], ...], results: Any,
+                 expectations: Any) -> list[str]:
+    """The timing's case runs that ended unexpectedly in a way the run's own run of the case
+    did not repeat (an engine that crashed once, in its first game): a fault of the engine
+    all the same, reported and judged with the run. A probe's timeout is left out: the probe
+    has a shorter time limit than the run's (``jobs.PROBE_TIMEOUT``)."""
+    from conformance import outcomes as kinds
+
+    ran = {(r.case_id, r.edition): r.status for r in results.records}
+    found = []
+    for case, edition, outcome in probed:
+        expectation = expectations.lookup(case.id, edition) if expectations is not None \
+            else None
+        result = kinds.apply(outcome, expectation)
+        if result.status == "timeout" or not kinds.is_unexpected(result):
+            continue
+        again = ran.get((case.id, edition))
+        if again == result.status:
+            continue  # reported with the run's own results
+        found.append(f"[{result.status}] {edition}::{case.id} during the timing of a few case "
+                     f"runs (to choose the workers): {result.message}; the run's own run of "
+                     f"it: {again or 'not run'}")
+    return found
 
 
 def start_engine(engine: EngineSpec | str, *, validate: bool = False) -> Any:
@@ -157,7 +194,8 @@ def settings_of(args: argparse.Namespace) -> settings.Settings:
     out: Path = args.out.resolve()
     return settings.Settings(
         engines=(args.engine,),
-        editions=settings.EDITIONS if args.edition == "all" else (args.edition,),
+        editions=settings.EDITIONS if args.edition in ("all", None) else (args.edition,),
+        engine_editions=args.edition is None,
         rules=tuple(args.rules),
         case_ids=tuple(args.case_ids),
         case_dirs=(*(() if args.no_bundled else (settings.BUNDLED_CASES,)),
@@ -194,12 +232,10 @@ def _run(args: argparse.Namespace) -> int:
     loading = time.perf_counter() - began
     expectations = Expectations.load(run.expectations, cases.ids) \
         if run.expectations is not None else None
-    selected = [c for c in cases.cases if set(c.editions) & set(run.editions)
-                and run.selects(c.id, c.rules)]
-    if not selected:
+    if not _selected(cases.cases, run):
         raise UsageError("no case matches --rules/--case/--edition "
                          f"({', '.join([*run.rules, *run.case_ids]) or 'any case'}, "
-                         f"{args.edition})")
+                         f"{args.edition or 'all'})")
 
     began = time.perf_counter()
     session = start_engine(args.engine, validate=run.validate)
@@ -208,6 +244,14 @@ def _run(args: argparse.Namespace) -> int:
     print(f"engine: {info.name} {info.version} (protocol {info.protocol}); editions "
           f"{', '.join(info.editions)}; {len(info.capabilities)} capabilities; "
           f"{len(info.cards)} cards")
+    run = run.for_engines([info])
+    selected = _selected(cases.cases, run)
+    if not selected:
+        session.close()
+        print(f"mtgconf: nothing to test: no selected case runs under the editions "
+              f"{args.engine.text} declares ({', '.join(run.editions)}); --edition all runs "
+              f"the others' cases (as skips)", file=sys.stderr)
+        return ExitCode.UNTESTED
     runs = sum(len(set(c.editions) & set(run.editions)) for c in selected)
     print(f"cases: {len(selected)} selected of {len(cases.cases)} ({runs} case runs); "
           f"editions {', '.join(run.editions)}")
@@ -216,10 +260,11 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     sys.stdout.flush()
 
-    jobs = args.jobs
+    jobs: str | None = args.jobs
+    probed: tuple[tuple[Any, str, Any], ...] = ()
     if jobs is None:
-        jobs, session = default_jobs(session, selected, run.editions, runs * args.repeat,
-                                     start_up=loading + starting)
+        jobs, session, probed = default_jobs(session, selected, run.editions,
+                                             runs * args.repeat, start_up=loading + starting)
     sys.stdout.flush()
     argv = [
         *(str(d) for d in run.case_dirs),
@@ -250,6 +295,11 @@ def _run(args: argparse.Namespace) -> int:
               f"{int(code)}); this is a bug of mtg-conformance", file=sys.stderr)
         return ExitCode.HARNESS
     code = summarise(context.results, run)
+    faults = probe_faults(probed, context.results, expectations)
+    for fault in faults:
+        print(f"mtgconf: {fault}", file=sys.stderr)
+    if faults and code in (ExitCode.OK, ExitCode.UNTESTED):
+        code = ExitCode.UNEXPECTED
     if context.interrupted_by is not None:
         # A signal asks for a prompt stop (a CI job limit sends SIGTERM, then SIGKILL): the
         # results are written; the report, the slow part, can be written from them later.
@@ -260,6 +310,11 @@ def _run(args: argparse.Namespace) -> int:
     elif not args.no_report:
         write_report(cases.cases, run)
     return code
+
+
+def _selected(cases: Any, run: settings.Settings) -> list[Any]:
+    return [c for c in cases if set(c.editions) & set(run.editions)
+            and run.selects(c.id, c.rules)]
 
 
 def write_report(cases: Any, run: settings.Settings) -> None:

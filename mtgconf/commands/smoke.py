@@ -1,7 +1,8 @@
 """``mtgconf smoke``: the handshake and one short game, with every message validated.
 
 For an engine author's first contact with the suite: it prints what the engine declared,
-plays two identical short games (passing priority, keeping hands, declaring nothing) to the
+plays two identical short games on the harness's game driver (passing priority, keeping hands,
+declaring nothing, answering every other decision as a player who wants nothing would) to the
 third turn, and reports any error, protocol violation or difference between the two games.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from conformance.driver import ANSWER, GameDriver, Played, Rejected, Started, Unreached
+from conformance.errors import CallFailed
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser
 from mtgconf.commands.run import add_engine_option, start_engine
@@ -17,6 +20,8 @@ from spec.editions import EDITIONS
 
 BASICS = ("Forest", "Island", "Mountain", "Plains", "Swamp")
 MAX_ACTIONS = 400
+#: the game is played to this turn
+TURNS = 3
 
 
 def register(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -103,59 +108,54 @@ def _play_twice(session: Any, info: Any, edition: str | None) -> list[str]:
     return []
 
 
+class _PassesListed:
+    """Watches a smoke game: every pass performed must have been listed by
+    ``legal_actions`` (when the engine declares ``actions.legal``)."""
+
+    views_every = 4
+    wants_legal = True
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def started(self, start: Started) -> None:
+        pass
+
+    def played(self, step: Played) -> None:
+        action = step.action
+        if action.get("action") == "pass" and step.legal is not None and \
+                action not in step.legal and not self.problems:
+            self.problems.append(f"legal_actions lacks the pass of {action.get('player')}, "
+                                 "who has priority")
+
+    def failed(self, action: dict[str, Any] | None, error: CallFailed) -> None:
+        pass
+
+
 def _play(session: Any, info: Any, edition: str,
           setup: dict[str, Any]) -> tuple[dict[str, Any], list[str], int]:
-    from conformance.errors import CallFailed
-
+    """One game to the third turn (or its end), a player who wants nothing answering every
+    decision, every call's answer checked; the game at the end, the problems, the actions."""
     client = session.begin(30.0)
+    watch = _PassesListed()
+    game = GameDriver(client, info, edition, observer=watch)
     unusable = False
-    observation: dict[str, Any] = {}
     actions = 0
     try:
-        client.new_game(edition, setup)
-        for actions in range(MAX_ACTIONS):
-            observation = client.observe()
-            turn, pending = observation["turn"], observation["pending"]
-            if observation["result"]["over"] or (turn["number"] or 0) >= 3:
-                break
-            action = _next_action(observation)
-            if action is None:
-                return observation, [f"stuck at turn {turn['number']} {turn['step']}: "
-                                     f"pending {pending}"], actions
-            if "actions.legal" in info.capabilities and turn["priority"]:
-                legal = client.legal_actions()
-                if {"action": "pass", "player": turn["priority"]} not in legal:
-                    return observation, [f"legal_actions lacks the pass of {turn['priority']}, "
-                                         "who has priority"], actions
-            client.perform(action)
-        else:
-            return observation, [f"the game did not reach turn 3 in {MAX_ACTIONS} actions"], \
-                actions
-        if "observe.events" in info.capabilities:
-            client.events()
-        if "observe.view" in info.capabilities:
-            client.observe("A")
+        game.start(setup, keep=False)  # the opening decisions are answered as the rest
+        try:
+            actions = game.advance({"turn": TURNS}, decisions=ANSWER, limit=MAX_ACTIONS)
+        except Unreached as exc:
+            if exc.kind != "over":
+                return game.observation, [str(exc)], game.steps
+            actions = game.steps
+        except Rejected as exc:
+            return game.observation, [exc.describe("the engine rejected {action}")], \
+                game.steps
+        observation = game.observe()
     except CallFailed as exc:
         unusable = True
-        return observation, [str(exc)], actions
+        return game.observation, [str(exc)], game.steps
     finally:
         session.end(unusable=unusable)
-    return observation, [], actions
-
-
-def _next_action(observation: dict[str, Any]) -> dict[str, Any] | None:
-    pending = observation["pending"]
-    if pending is None:
-        player = observation["turn"]["priority"]
-        return {"action": "pass", "player": player} if player else None
-    player, decision = pending["player"], pending["decision"]
-    if decision == "mulligan":
-        return {"action": "keep", "player": player}
-    if decision in ("declare_attackers", "declare_blockers"):
-        return {"action": "done", "player": player}
-    if decision == "discard":
-        hand = observation["players"][player]["hand"]
-        return {"action": "discard", "player": player, "card": hand[0]["id"]} if hand else None
-    if decision == "choose" and pending.get("options"):
-        return {"action": "choose", "player": player, "choice": pending["options"][0]}
-    return None
+    return observation, watch.problems, actions

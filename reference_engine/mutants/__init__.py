@@ -13,6 +13,10 @@ package registers them all. Importing ``reference_engine`` does not import it.
 from __future__ import annotations
 
 from reference_engine.mutants import (
+    beyond_combat,
+    beyond_effects,
+    beyond_keywords,
+    beyond_spells,
     beyond_turns,
     card_types,
     characteristics,
@@ -26,6 +30,7 @@ from reference_engine.mutants.registry import MUTANTS, Mutant, applied, apply, g
 
 #: the modules that register mutants, in the order ``mtgconf mutants list`` shows them
 MODULES = (game_rules, characteristics, card_types, turns, zones, modern_zones,
-           newly_reached, beyond_turns)
+           newly_reached, beyond_turns, beyond_combat, beyond_keywords, beyond_spells,
+           beyond_effects)
 
 __all__ = ["MODULES", "MUTANTS", "Mutant", "applied", "apply", "get", "mutant"]

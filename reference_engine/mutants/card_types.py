@@ -87,7 +87,7 @@ def _tap_tapped(p: Patcher) -> None:
     p.source(Game._priority_actions, ("if spec.tap and obj.tapped:", "if False:"))
 
 
-@mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4",
+@mutant("sick-creature-taps", "cr2004:212.3d cr2004:104.4 modern:302.6 modern:602.5a modern:602.5",
         "A summoning-sick creature may use its {T} abilities.")
 def _sick_taps(p: Patcher) -> None:
     p.source(Game.ability_refusal, ('sick = "Creature" in chars.types and', "sick = False and"))
@@ -100,14 +100,14 @@ def _sick_all(p: Patcher) -> None:
                                     "True and self.is_sick(obj)"))
 
 
-@mutant("sick-creature-attacks", "cr2004:212.3d",
+@mutant("sick-creature-attacks", "cr2004:212.3d modern:302.6 modern:508.1a cr2004:308.2a",
         "A summoning-sick creature may attack.")
 def _sick_attacks(p: Patcher) -> None:
     p.source(combat.Combat.can_attack,
              ('return "haste" in chars.keywords or not self.is_sick(obj)', "return True"))
 
 
-@mutant("haste-ignored", "cr2004:212.3d",
+@mutant("haste-ignored", "cr2004:212.3d modern:508.1a cr2004:308.2a",
         "Haste does nothing: a creature with haste is summoning sick like any other.",
         audit="M13")
 def _haste(p: Patcher) -> None:
@@ -213,14 +213,14 @@ def _sorcery_turn(p: Patcher) -> None:
 
 
 @mutant("sorcery-speed-with-stack",
-        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:505.6a",
+        "cr2004:212.2a cr2004:212.3a cr2004:212.4a cr2004:212.7a modern:117.1a modern:505.6a",
         "Sorcery-speed spells may be cast while the stack is not empty.")
 def _sorcery_stack(p: Patcher) -> None:
     p.source(Game.cast_timing_refusals, (_SORCERY_LINE, _SORCERY_LINE.replace(
         "not sorcery_ok", "not (self.active == name and self.step in MAIN_STEPS)")))
 
 
-@mutant("equip-any-time", "cr2004:212.7e cr2004:212.2h",
+@mutant("equip-any-time", "cr2004:212.7e cr2004:212.2h cr2004:502.33a",
         "Equip may be activated any time its controller has priority (instant speed).")
 def _equip_timing(p: Patcher) -> None:
     p.source(Game.ability_refusal, ("(spec.sorcery_speed or spec.equip or",
@@ -230,7 +230,7 @@ def _equip_timing(p: Patcher) -> None:
 # -- resolving permanents (212.2b, 212.3b, 212.4b) -----------------------------------------------
 
 
-@mutant("resolves-under-active-player", "cr2004:212.2b cr2004:212.3b cr2004:212.4b",
+@mutant("resolves-under-active-player", "cr2004:212.2b cr2004:212.3b cr2004:212.4b modern:608.3a",
         "A permanent spell resolves under the active player's control, not its caster's.",
         audit="M3")
 def _resolve_active(p: Patcher) -> None:
@@ -238,7 +238,8 @@ def _resolve_active(p: Patcher) -> None:
                                  "controller=self.active, cause=\"resolve\""))
 
 
-@mutant("spell-to-graveyard-before-effect", "cr2004:212.7b cr2004:212.5b modern:404.1",
+@mutant("spell-to-graveyard-before-effect",
+        "cr2004:212.7b cr2004:212.5b modern:404.1 modern:608.2 cr2004:413.2",
         "An instant or sorcery goes to the graveyard as it starts resolving, before its effect.")
 def _graveyard_early(p: Patcher) -> None:
     p.source(Game._resolve_top, ("spell = obj.impl.spell\n",
@@ -260,14 +261,14 @@ def _aura_target(p: Patcher) -> None:
     p.source(Game._spell_refusal, ("specs = (impl.enchant,)", f"specs = ({anything},)"))
 
 
-@mutant("aura-stays-when-illegal", "cr2004:212.4f",
+@mutant("aura-stays-when-illegal", "cr2004:212.4f cr2004:420.5d modern:704.5m",
         "An Aura whose enchanted permanent is gone or illegal stays on the battlefield.")
 def _aura_stays(p: Patcher) -> None:
     p.source(Game._sba_found, (
         "elif obj.impl.enchant is not None and not self._aura_legal(obj):", "elif False:"))
 
 
-@mutant("aura-to-controllers-graveyard", "cr2004:212.4f",
+@mutant("aura-to-controllers-graveyard", "cr2004:212.4f cr2004:420.5d modern:704.5m",
         "An Aura leaving the battlefield goes to its controller's graveyard, not its owner's.",
         audit="section 3 #7-#8")
 def _aura_controller(p: Patcher) -> None:
@@ -282,13 +283,13 @@ def _aura_controller(p: Patcher) -> None:
     p.set(Game, "move", move)
 
 
-@mutant("equipment-dies-with-creature", "cr2004:212.2i",
+@mutant("equipment-dies-with-creature", "cr2004:212.2i modern:704.5n",
         "Equipment attached to an illegal or vanished creature goes to the graveyard.")
 def _equipment_dies(p: Patcher) -> None:
     p.source(Game._sba_found, ("unattach.append(obj)", "to_graveyard.append(obj)"))
 
 
-@mutant("equipment-stays-attached", "cr2004:212.2i",
+@mutant("equipment-stays-attached", "cr2004:212.2i modern:704.5n",
         "Equipment stays attached to a creature that has left the battlefield.")
 def _equipment_stays(p: Patcher) -> None:
     p.source(Game._sba_found, (
@@ -296,7 +297,7 @@ def _equipment_stays(p: Patcher) -> None:
         "elif False and ("))
 
 
-@mutant("equip-any-creature", "cr2004:212.2h",
+@mutant("equip-any-creature", "cr2004:212.2h cr2004:502.33a",
         "Equip may target any creature, not only one its controller controls.")
 def _equip_any(p: Patcher) -> None:
     p.source(common._yours, ("return obj.controller == controller", "return True"))
@@ -355,21 +356,21 @@ def _token_owner(p: Patcher) -> None:
     p.source(Game2004._token_owner, ("return creator", "return receiver"))
 
 
-@mutant("token-survives-off-battlefield", "cr2004:216.3",
+@mutant("token-survives-off-battlefield", "cr2004:216.3 cr2004:420.5f modern:704.5d",
         "A token that leaves the battlefield stays in its new zone.")
 def _token_stays(p: Patcher) -> None:
     p.source(Game._perform_sbas, (
         "ceasing = self._tokens_ceasing() if self._tokens_outside else []", "ceasing = []"))
 
 
-@mutant("legend-rule-off", "cr2004:215.1",
+@mutant("legend-rule-off", "cr2004:215.1 cr2004:420.5e modern:704.5j",
         "No legend rule: any number of same-named legendary permanents stay.", audit="M20")
 def _legend(p: Patcher) -> None:
     p.source(Game._perform_sbas, ("if len(legendary) > 1 or len(worlds) > 1:",
                                          "if len(worlds) > 1:"))
 
 
-@mutant("legend-rule-per-controller-2004", "cr2004:215.1",
+@mutant("legend-rule-per-controller-2004", "cr2004:215.1 cr2004:420.5e",
         "The 2004 legend rule looks at each player's permanents apart (the modern rule): two "
         "players may each keep a legendary permanent of the same name.")
 def _legend_per_controller(p: Patcher) -> None:
@@ -378,7 +379,7 @@ def _legend_per_controller(p: Patcher) -> None:
         "by_name.setdefault((obj.controller, self.chars(obj).name), []).append(obj)"))
 
 
-@mutant("legend-rule-keeps-newest-2004", "cr2004:215.1",
+@mutant("legend-rule-keeps-newest-2004", "cr2004:215.1 cr2004:420.5e",
         "The 2004 legend rule keeps the newest legendary permanent of a name, not the one in "
         "play longest.")
 def _legend_newest(p: Patcher) -> None:
@@ -473,7 +474,7 @@ def _spell_change_lost(p: Patcher) -> None:
                          "pass"))
 
 
-@mutant("spell-controlled-by-active-player", "cr2004:213.4",
+@mutant("spell-controlled-by-active-player", "cr2004:213.4 modern:601.2a cr2004:409.1a",
         "A spell is controlled by the active player, not by the player who cast it.")
 def _spell_active(p: Patcher) -> None:
     p.source(Game._cast, ("card.controller = action.player", "card.controller = self.active"),
@@ -528,7 +529,7 @@ def _basic_by_type(p: Patcher) -> None:
         '"Swamp", "Mountain", "Forest"} else set())),')))
 
 
-@mutant("intrinsic-mana-basic-lands-only", "cr2004:212.6d",
+@mutant("intrinsic-mana-basic-lands-only", "cr2004:212.6d modern:305.6",
         "Only basic lands have the mana abilities of their land types: a nonbasic land with "
         "basic land types and no rules text (Tropical Island) makes no mana.")
 def _intrinsic_basic(p: Patcher) -> None:
@@ -571,14 +572,14 @@ def _equip_permanent(p: Patcher) -> None:
                                  f'spec.text != "{_EQUIP_TEXT}":'))
 
 
-@mutant("equipment-stays-on-noncreature", "cr2004:212.2g",
+@mutant("equipment-stays-on-noncreature", "cr2004:212.2g modern:704.5n",
         "Equipment stays attached to a permanent that is no longer a creature.")
 def _equipment_noncreature(p: Patcher) -> None:
     p.source(Game._equipment_legal, ('return "Creature" in self.chars(target).types',
                                      "return True"))
 
 
-@mutant("equipment-creature-stays-attached", "cr2004:212.2i",
+@mutant("equipment-creature-stays-attached", "cr2004:212.2i modern:704.5n modern:704.5p",
         "An Equipment that becomes a creature stays attached to the creature it equips.")
 def _equipment_creature(p: Patcher) -> None:
     p.source(Game._equipment_legal, (
@@ -625,7 +626,7 @@ def _equipment_own_ability(p: Patcher) -> None:
 # -- local and world enchantments (212.4b, 212.4e, 212.4g, 212.4i, 212.4j) ------------------------
 
 
-@mutant("aura-enters-with-nothing-to-enchant", "cr2004:212.4e",
+@mutant("aura-enters-with-nothing-to-enchant", "cr2004:212.4e modern:303.4g",
         "A local enchantment put into play with nothing it could enchant comes into play "
         "anyway (and is then put into the graveyard from play).")
 def _aura_nothing(p: Patcher) -> None:
@@ -681,7 +682,7 @@ def _aura_granted(p: Patcher) -> None:
     _also_activated_by(p, may)
 
 
-@mutant("aura-entry-choice-ignores-enchant", "cr2004:212.4e",
+@mutant("aura-entry-choice-ignores-enchant", "cr2004:212.4e modern:303.4f",
         "A local enchantment put into play without being cast may be put on any permanent "
         "its player chooses, one it could not legally enchant too.")
 def _aura_entry_any(p: Patcher) -> None:
@@ -716,14 +717,14 @@ def _aura_control_change(p: Patcher) -> None:
         "                    aura.controller = aura.base_controller = desired\n"))
 
 
-@mutant("world-rule-keeps-oldest", "cr2004:212.4j",
+@mutant("world-rule-keeps-oldest", "cr2004:212.4j cr2004:420.5i modern:704.5k",
         "Of two world enchantments the one in play longest stays, not the newest.")
 def _world_oldest(p: Patcher) -> None:
     p.source(editions._all_but_newest, ("newest = max(o.timestamp for o in worlds)",
                                         "newest = min(o.timestamp for o in worlds)"))
 
 
-@mutant("world-tie-keeps-one", "cr2004:212.4j",
+@mutant("world-tie-keeps-one", "cr2004:212.4j cr2004:420.5i modern:704.5k",
         "World enchantments that came into play at once: one of them stays (no tie rule).")
 def _world_tie(p: Patcher) -> None:
     p.source(editions._all_but_newest, ("if len(stays) > 1 or o is not stays[0]",
@@ -733,7 +734,7 @@ def _world_tie(p: Patcher) -> None:
 # -- timing (212.5a, 212.5e), resolving permanents (212.2b-212.4b), creature types (212.1e, 215.2) -
 
 
-@mutant("instants-at-sorcery-speed", "cr2004:212.5a",
+@mutant("instants-at-sorcery-speed", "cr2004:212.5a modern:117.1a",
         "Instants may be cast only when sorceries may (main phase, own turn, empty stack).")
 def _instant_timing(p: Patcher) -> None:
     p.source(legality.cast_speed, (_INSTANT_LINE, 'if "flash" in chars.keywords:'))
@@ -758,7 +759,7 @@ def _resolve_last_passer(p: Patcher) -> None:
                                  'cause="resolve"'))
 
 
-@mutant("creature-type-choice-takes-land-types", "cr2004:212.1e",
+@mutant("creature-type-choice-takes-land-types", "cr2004:212.1e modern:205.3m",
         "A choice of creature type accepts any subtype, a land type (Forest) too.")
 def _choice_any_subtype(p: Patcher) -> None:
     p.source(Game._make_entry_choices, (
@@ -803,21 +804,21 @@ def _spell_active_graveyard(p: Patcher) -> None:
 # -- the other edition's rule: an engine playing the 2004 rule in modern ------------------------
 
 
-@mutant("legend-rule-2004-in-modern", "cr2004:215.1",
+@mutant("legend-rule-2004-in-modern", "cr2004:215.1 modern:704.5j",
         "The modern game plays the June 2004 legend rule: the legendary permanent in play "
         "longest stays, whoever controls it, with no choice.")
 def _legend_2004_modern(p: Patcher) -> None:
     p.set(GameModern, "_rule_victims", Game2004._rule_victims)
 
 
-@mutant("token-owner-2004-in-modern", "cr2004:216.1",
+@mutant("token-owner-2004-in-modern", "cr2004:216.1 modern:111.2",
         "The modern game plays the 2004 token ownership: a token is owned by the controller of "
         "the spell or ability that made it, not by the player who creates it.")
 def _token_owner_modern(p: Patcher) -> None:
     p.set(GameModern, "_token_owner", Game2004._token_owner)
 
 
-@mutant("legend-rule-modern-in-2004", "cr2004:215.1",
+@mutant("legend-rule-modern-in-2004", "cr2004:215.1 cr2004:420.5e",
         "The 2004 game plays the modern legend rule: each player keeps one legendary "
         "permanent of a name, of their choice.")
 def _legend_modern_2004(p: Patcher) -> None:

@@ -170,13 +170,13 @@ def _mulligan_floor(p: Patcher) -> None:
 # -- 102: winning and losing ------------------------------------------------------------------
 
 
-@mutant("zero-life-survives", "cr2004:102.1",
+@mutant("zero-life-survives", "cr2004:102.1 cr2004:420.5a modern:704.5a",
         "A player loses only below 0 life, not at exactly 0.")
 def _zero_life(p: Patcher) -> None:
     p.source(Game._sba_found, ("if p.life <= 0", "if p.life < 0"))
 
 
-@mutant("draw-from-empty-ignored", "cr2004:102.2",
+@mutant("draw-from-empty-ignored", "cr2004:102.2 cr2004:420.5g modern:704.5b",
         "Drawing from an empty library does nothing: the player does not lose.")
 def _empty_draw(p: Patcher) -> None:
     p.source(Game.draw, ("player.drew_from_empty = True", "pass"))
@@ -192,13 +192,13 @@ def _short_draw(p: Patcher) -> None:
                          "    for _ in range(count):"))
 
 
-@mutant("poison-needs-eleven", "cr2004:102.8",
+@mutant("poison-needs-eleven", "cr2004:102.8 cr2004:420.5h modern:704.5c",
         "A player loses with more than ten poison counters, not with ten.")
 def _poison(p: Patcher) -> None:
     p.source(Game._sba_found, ("p.poison >= 10", "p.poison > 10"))
 
 
-@mutant("both-lose-first-loses", "cr2004:102.4",
+@mutant("both-lose-first-loses", "cr2004:102.4 cr2004:420.3 modern:704.3",
         "When both players would lose at once, only the first one checked loses.")
 def _both_lose(p: Patcher) -> None:
     p.source(Game._perform_sbas, (

@@ -83,7 +83,7 @@ def _graveyard_sorted(p: Patcher) -> None:
 # -- 405 the stack --------------------------------------------------------------------------------
 
 
-@mutant("activated-ability-skips-the-stack", "cr2004:217.6a modern:405.1",
+@mutant("activated-ability-skips-the-stack", "cr2004:217.6a modern:405.1 modern:602.2",
         "An activated ability (not a mana ability) resolves as soon as it is activated, "
         "without going on the stack.")
 def _ability_at_once(p: Patcher) -> None:

@@ -20,7 +20,7 @@ def _that_creature_still_creature(p: Patcher) -> None:
         'and creature.zone == BATTLEFIELD and "Creature" in game.chars(creature).types:'))
 
 
-@mutant("phased-out-token-lingers", "cr2004:217.8d",
+@mutant("phased-out-token-lingers", "cr2004:217.8d cr2004:420.5f",
         "A token in the phased-out zone does not cease to exist: it phases back in with its "
         "Aura.")
 def _phased_out_token_lingers(p: Patcher) -> None:

@@ -12,13 +12,13 @@ from reference_engine.mutants.registry import mutant
 # -- turn structure (300) ----------------------------------------------------------------------
 
 
-@mutant("no-attackers-skips-end-of-combat", "cr2004:300.1",
+@mutant("no-attackers-skips-end-of-combat", "cr2004:300.1 modern:508.8 cr2004:308.4",
         "With no attackers the combat phase ends at once, skipping the end of combat step.")
 def _skip_end_combat(p: Patcher) -> None:
     p.source(Game._next_step, ("nxt = END_COMBAT\n", "nxt = END_COMBAT + 1\n"))
 
 
-@mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5 modern:500.2",
+@mutant("passes-not-reset-by-actions", "cr2004:300.2 modern:405.5 modern:117.4 modern:500.2",
         "A pass still counts after the other player acts: two passes need not be in succession.")
 def _passes(p: Patcher) -> None:
     p.source(Game._priority_round, ("passes = 0\n            resolutions = 0",

@@ -57,7 +57,7 @@ def _zone_memory(p: Patcher) -> None:
     p.set(Game, "move", move)
 
 
-@mutant("leaves-trigger-loses-track", "cr2004:217.1c modern:400.7e",
+@mutant("leaves-trigger-loses-track", "cr2004:217.1c modern:400.7e modern:603.6",
         "A zone-change trigger cannot find the object in its new zone (Rancor stays put).")
 def _lost_track(p: Patcher) -> None:
     p.source(Game.find_moved, ("return new if self._may_find_in(new.zone) else None",
@@ -111,7 +111,7 @@ def _hand_eight(p: Patcher) -> None:
     p.source(Game._cleanup, ("len(hand) > maximum:", "len(hand) > maximum + 1:"))
 
 
-@mutant("stack-resolves-bottom-first", "cr2004:217.6b modern:405.2",
+@mutant("stack-resolves-bottom-first", "cr2004:217.6b modern:405.2 modern:608.1 cr2004:413.1",
         "The stack resolves first in, first out.")
 def _fifo(p: Patcher) -> None:
     p.source(Game._resolve_top, ("item = self.stack[-1]", "item = self.stack[0]"))
@@ -125,7 +125,7 @@ def _resolve_all(p: Patcher) -> None:
                                     "                yield from self._resolve_top()\n"))
 
 
-@mutant("priority-after-resolution-to-last-passer", "cr2004:217.6d modern:405.5",
+@mutant("priority-after-resolution-to-last-passer", "cr2004:217.6d modern:405.5 modern:117.3b",
         "After a resolution priority goes to the player who passed last, not the active player.")
 def _priority_last(p: Patcher) -> None:
     p.source(Game._priority_round, ("resolutions += 1\n            player = self.active",
@@ -139,7 +139,7 @@ def _trigger_owner(p: Patcher) -> None:
                                            "self._queue(spec, source, source.owner, event)"))
 
 
-@mutant("triggers-nonactive-first", "modern:405.3",
+@mutant("triggers-nonactive-first", "modern:405.3 modern:603.3b",
         "Simultaneous triggers go on the stack non-active player's first (APNAP reversed).")
 def _triggers_nap(p: Patcher) -> None:
     p.source(triggers.Triggers._put_triggers_on_stack, (
@@ -154,7 +154,7 @@ def _triggers_seats(p: Patcher) -> None:
         "for name in (self.active, other(self.active)):", 'for name in ("A", "B"):'))
 
 
-@mutant("mana-ability-uses-stack", "modern:405.6c",
+@mutant("mana-ability-uses-stack", "modern:405.6c modern:605.3b",
         "A mana ability activated by itself (not while paying a cost) goes on the stack and "
         "adds its mana only when it resolves.")
 def _mana_stack(p: Patcher) -> None:
@@ -188,19 +188,19 @@ def _mana_stack(p: Patcher) -> None:
     p.set(Game, "_activate", _activate)
 
 
-@mutant("combat-damage-without-stack-2004", "cr2004:217.6e",
+@mutant("combat-damage-without-stack-2004", "cr2004:217.6e cr2004:310.1",
         "2004 combat damage is dealt at once, without using the stack.")
 def _damage_no_stack(p: Patcher) -> None:
     p.set(Game2004, "combat_damage_uses_stack", False)
 
 
-@mutant("combat-damage-on-stack-modern", "modern:405.6e",
+@mutant("combat-damage-on-stack-modern", "modern:405.6e modern:510.2",
         "Modern combat damage goes on the stack, as in 2004.")
 def _damage_stack(p: Patcher) -> None:
     p.set(GameModern, "combat_damage_uses_stack", True)
 
 
-@mutant("damage-assignment-order-modern", "modern:405.6e",
+@mutant("damage-assignment-order-modern", "modern:405.6e modern:510.1c",
         "Modern combat damage keeps the damage assignment order of the rules before "
         "2024-11-08 (the blockers as declared): no damage to a blocker before every one "
         "ahead of it has lethal damage.")
@@ -212,7 +212,8 @@ def _damage_order(p: Patcher) -> None:
         "for i in range(len(lethal)))]"))
 
 
-@mutant("sba-only-with-empty-stack", "modern:405.6f",
+@mutant("sba-only-with-empty-stack",
+        "modern:405.6f modern:117.5 cr2004:408.1b cr2004:420.3 modern:704.3",
         "State-based actions are checked only when the stack is empty.")
 def _sba_late(p: Patcher) -> None:
     p.source(Game._settle, ("found = self._sba_found()",
@@ -310,7 +311,7 @@ def _library_order_caster(p: Patcher) -> None:
                                    '"put_on_top"'))
 
 
-@mutant("top-card-revealed-only-with-empty-stack", "cr2004:217.2e modern:401.5",
+@mutant("top-card-revealed-only-with-empty-stack", "cr2004:217.2e modern:401.5 cr2004:409.1i",
         "Playing with the top card revealed, the new top card is revealed (and playable) only "
         "once the stack is empty, not as soon as the spell cast from the top is cast.")
 def _top_card_late(p: Patcher) -> None:
@@ -409,7 +410,7 @@ def _ability_card(p: Patcher) -> None:
         "            self.move(item.source, GRAVEYARD, cause=\"resolve\")\n"))
 
 
-@mutant("removed-token-survives", "cr2004:217.7a",
+@mutant("removed-token-survives", "cr2004:217.7a cr2004:420.5f modern:704.5d",
         "A token removed from the game stays in the removed-from-the-game zone (and can come "
         "back) instead of ceasing to exist.")
 def _removed_token(p: Patcher) -> None:
@@ -446,7 +447,7 @@ def _phased_hidden(p: Patcher) -> None:
 # -- replacement effects and the exceptions to "a new object" (217.1c-d; 400.6-400.7) ----------
 
 
-@mutant("regeneration-returns-from-graveyard", "cr2004:217.1d modern:400.6",
+@mutant("regeneration-returns-from-graveyard", "cr2004:217.1d modern:400.6 cr2004:419.6b",
         "Regeneration is applied after the zone change instead of replacing it: the "
         "destroyed creature goes to the graveyard and comes back as a new, untapped, "
         "summoning-sick permanent.")
@@ -463,7 +464,7 @@ def _regen_after_move(p: Patcher) -> None:
     p.set(Game, "_regenerated", _regenerated)
 
 
-@mutant("replacement-conflict-not-chosen", "modern:400.6",
+@mutant("replacement-conflict-not-chosen", "modern:400.6 modern:616.1",
         "When a replacement effect and a state-based action would both move an object, the "
         "replacement applies without its controller choosing (Exquisite Archangel is exiled).")
 def _conflict_no_choice(p: Patcher) -> None:
@@ -471,7 +472,7 @@ def _conflict_no_choice(p: Patcher) -> None:
                                     "conflict = False"))
 
 
-@mutant("replacement-conflict-chosen-by-active-player", "modern:400.6",
+@mutant("replacement-conflict-chosen-by-active-player", "modern:400.6 modern:616.1",
         "Conflicting instructions for an object's zone change are settled by the active "
         "player, not by the object's controller.")
 def _conflict_active(p: Patcher) -> None:
@@ -636,14 +637,14 @@ def _phased_found(p: Patcher) -> None:
     p.source(Game.sacrifice, (" and not obj.phased_out", ""))
 
 
-@mutant("sacrifice-another-players-permanent", "modern:405.4",
+@mutant("sacrifice-another-players-permanent", "modern:405.4 modern:701.21a",
         "A player sacrifices a permanent another player controls (Sneak Attack's delayed "
         "ability, after a Control Magic).")
 def _sacrifice_any(p: Patcher) -> None:
     p.source(Game.sacrifice, (" and obj.controller == player", ""))
 
 
-@mutant("delayed-trigger-sourced-by-what-it-refers-to", "modern:405.4",
+@mutant("delayed-trigger-sourced-by-what-it-refers-to", "modern:405.4 modern:603.7e",
         "A delayed triggered ability's source is the object it refers to (the creature Sneak "
         "Attack put onto the battlefield), not the source of the ability that made it.")
 def _delayed_source(p: Patcher) -> None:
@@ -658,7 +659,7 @@ def _cleanup_mana(p: Patcher) -> None:
     p.source(Game._cleanup, ("self._end_step(CLEANUP, ends_phase=False)", "pass"))
 
 
-@mutant("prevention-shield-keeps-only-its-source", "modern:405.6a",
+@mutant("prevention-shield-keeps-only-its-source", "modern:405.6a modern:609.7b modern:615.9",
         "A prevention shield for a red source of one's choice prevents that source's damage "
         "even after the source stopped being red.")
 def _shield_source_only(p: Patcher) -> None:
@@ -674,7 +675,7 @@ def _equip_phased(p: Patcher) -> None:
         "equipment = item.source\n    if equipment is None or equipment.id not in game.objects:"))
 
 
-@mutant("given-controller-reverts-to-owner", "cr2004:214.4 modern:403.1",
+@mutant("given-controller-reverts-to-owner", "cr2004:214.4 modern:403.1 modern:110.2",
         "A given state's permanent controlled by a player who does not own it, with no effect "
         "to say so, goes back to its owner once control is worked out with a control effect "
         "in the game.")
@@ -682,7 +683,7 @@ def _given_controller(p: Patcher) -> None:
     p.set(setup_module._Builder, "base_controllers", lambda self: None)
 
 
-@mutant("phased-out-source-read-without-what-phased-out", "modern:403.2",
+@mutant("phased-out-source-read-without-what-phased-out", "modern:403.2 modern:608.2h",
         "Modern: an ability whose source phased out reads the source as it is, without the "
         "Aura or Equipment that phased out with it, not as it last existed (Stone Giant's "
         "power).")

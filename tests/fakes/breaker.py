@@ -10,7 +10,8 @@
 * ``wrong_id_on_hello``: answers hello with another id;
 * ``incomplete_hello``: declares no cards;
 * ``crashes_on_new_game``: shakes hands, then exits on every new_game;
-* ``cr2004_only_crashes_on_new_game``: the same, declaring only the cr2004 edition.
+* ``cr2004_only_crashes_on_new_game``: the same, declaring only the cr2004 edition;
+* ``crashes_on_new_game PATH``: the same, once: a restart (PATH exists) exits before hello.
 """
 
 from __future__ import annotations
@@ -18,12 +19,18 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 HELLO = {"name": "breaker", "version": "0", "protocol": 1, "editions": ["cr2004", "modern"],
          "capabilities": ["setup.start", "setup.state"], "cards": ["Forest"]}
 
 
-def main(mode: str) -> int:
+def main(mode: str, once: str | None = None) -> int:
+    if once is not None:
+        if Path(once).exists():
+            print("breaker: will not start again", file=sys.stderr, flush=True)
+            return 1
+        Path(once).touch()
     if mode == "exits_at_start":
         print("breaker: cannot open card database", file=sys.stderr, flush=True)
         return 1
@@ -61,4 +68,4 @@ def main(mode: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:3]))

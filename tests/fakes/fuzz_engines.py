@@ -649,3 +649,13 @@ class CrashesOnLandPlay(Fake):
         super().perform(action)
         if action.get("action") == "play_land":
             raise IndexError("list index out of range (lands_in_play)")
+
+
+class CountsStarts(Fake):
+    """No bug: counts how many times it was started (each start makes an instance)."""
+
+    starts: ClassVar[int] = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        type(self).starts += 1

@@ -138,6 +138,13 @@ class DiffersEveryOtherGame(ToyEngine):
         return observation
 
 
+class ListsNoPass(ToyEngine):
+    """Leaves the pass out of its legal actions (it still accepts one)."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [a for a in super().legal_actions() if a["action"] != "pass"]
+
+
 class PlaysLandsAnyTime(ToyEngine):
     """Breaks a rule: a land may be played outside its controller's main phase."""
 

@@ -77,7 +77,7 @@ class GivenRun:
     edition: str
     setup: dict[str, Any]
     steps: tuple[dict[str, Any], ...]
-    #: why its replay verdict is wrong today, when it is (the next change to replay fixes it)
+    #: why its replay verdict is wrong today, when it is (a change to replay is to fix it)
     known_wrong: str = ""
 
     @property
@@ -99,9 +99,7 @@ _BOLT = {"hand": [{"handle": "bolt", "card": "Lightning Bolt"}]}
 GIVEN_RUNS = (
     GivenRun("KeepsIds", "new-object-on-zone-change", "modern",
              _state({"hand": [{"handle": "forest", "card": "Forest"}]}),
-             ({"action": "play_land", "player": "A", "card": "forest"},),
-             known_wrong="the case has no last expect and replay rechecks the invariants only "
-             "after a seeded start: it reports pass (exit 0) on an engine that still breaks it"),
+             ({"action": "play_land", "player": "A", "card": "forest"},)),
     GivenRun("ZeroLifeSurvives", "zero-life-loses", "cr2004",
              _state(_BOLT, {"life": 3}, (_MOUNTAIN,)),
              ({"action": "cast", "player": "A", "card": "bolt", "targets": ["B"],
@@ -129,18 +127,15 @@ def fuzz(run: FuzzRun, out: Path) -> dict[str, Any]:
     """Run the campaign, its case files written under ``out/cases``; its results file without
     what differs from run to run (the time it started and took) or from place to place."""
     from fuzz.campaign import PROFILES, Campaign
-    from fuzz.machine import FuzzConfig, close_sessions
+    from fuzz.machine import FuzzConfig
 
     profile = replace(PROFILES["ci"], shrink_seconds=SHRINK_SECONDS)
     campaign = Campaign(FuzzConfig(run.engine, run.edition, against=run.against), profile,
                         budget=3600.0, seed=run.seed, rounds_wanted=1, database="none",
                         out=out)
-    try:
-        with shrinks_counted():
-            campaign.run()
-        results = campaign.results()
-    finally:
-        close_sessions()
+    with shrinks_counted():
+        campaign.run()
+    results = campaign.results()
     results.pop("started")
     results.pop("seconds")
     for finding in results["findings"]:
@@ -151,13 +146,13 @@ def fuzz(run: FuzzRun, out: Path) -> dict[str, Any]:
 
 def given(run: GivenRun, out: Path) -> Path:
     """Play the given-state game on the fake and write its finding as the fuzzer would."""
+    from fuzz.engines import FuzzEngines
     from fuzz.invariants import check_all
-    from fuzz.machine import close_sessions, session_for
     from fuzz.play import Play
     from fuzz.replay import case_from, write_case
 
-    try:
-        session = session_for(run.engine)
+    with FuzzEngines() as engines:
+        session = engines.session(run.engine)
         play = Play(session.client, session.info, run.edition)
         found = check_all(play.begin(json.loads(json.dumps(run.setup)), keep=True))
         for step in run.steps:
@@ -171,22 +166,17 @@ def given(run: GivenRun, out: Path) -> Path:
         if violation is None or play.trace is None:
             raise AssertionError(f"{run.fake} broke no {run.invariant}: {found}")
         case = case_from(violation, play.trace, play.info.name)
-    finally:
-        close_sessions()
+        assert case is not None, f"{run.fake}: no case for {violation.describe()}"
     return write_case(case, out / f"{case['id']}.yaml")
 
 
 def replay(case_file: Path, engine: str) -> dict[str, Any]:
     """``mtgconf fuzz replay CASE_FILE --engine ENGINE``: its exit status and output."""
-    from fuzz.machine import close_sessions
     from mtgconf import main
 
     output = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(output):
-            code = main(["fuzz", "replay", str(case_file), "--engine", engine])
-    finally:
-        close_sessions()
+    with contextlib.redirect_stdout(output):
+        code = main(["fuzz", "replay", str(case_file), "--engine", engine])
     return {"exit": code, "output": output.getvalue()}
 
 
@@ -218,10 +208,9 @@ def dump_replays(records: list[dict[str, Any]]) -> str:
              "# (regenerate: python -m tests.golden).", ""]
     for record in records:
         if record.get("known_wrong"):
-            lines += ["# KNOWN WRONG: the engine still breaks this case, yet replay passes it:",
+            lines += ["# KNOWN WRONG: this verdict is not the one a correct replay gives:",
                       f"# {record['known_wrong']}.",
-                      "# The one game driver (issue 24) fixes it: update this record then, "
-                      "deliberately."]
+                      "# Update this record, deliberately, with the change that fixes it."]
         lines.append(yaml.dump([record], Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                                width=100).rstrip())
     return "\n".join(lines) + "\n"

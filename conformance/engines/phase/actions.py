@@ -283,7 +283,14 @@ class PhaseActions(PhaseObservations):
                and (e.get("kind") or {}).get("type") in ("Spell", "ActivatedAbility")]
         for entry in own or new:
             ability = ((entry.get("kind") or {}).get("data") or {}).get("ability") or {}
-            return list(ability.get("targets") or [])
+            # An ability whose first effect targets nothing ("choose a color", then "target
+            # creature ... gains protection from it": Mother of Runes) keeps its targets on
+            # the sub-ability that uses them.
+            found: list[Any] = []
+            while ability and not found:
+                found = list(ability.get("targets") or [])
+                ability = ability.get("sub_ability") or {}
+            return found
         return None
 
     def _declare(self, seat: int, kind: str, action: dict[str, Any],
@@ -593,7 +600,10 @@ class PhaseActions(PhaseObservations):
                 color = data.get("color")
                 found.append((COLOR.get(color, color), action))
             elif kind == "ChooseOption":
-                found.append((data.get("choice", data.get("index")), action))
+                option = data.get("choice", data.get("index"))
+                if (waiting.get("data") or {}).get("choice_type") == "Color":
+                    option = COLOR.get(option, option)  # the protocol's colour symbols
+                found.append((option, action))
             elif kind == "ChooseTarget":  # an object or player chosen, not targeted
                 target = data.get("target")
                 if isinstance(target, dict) and "Object" in target:
