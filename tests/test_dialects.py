@@ -414,6 +414,30 @@ def test_without_a_payment_form_it_is_refused():
                             "targets": [{"player": "B"}], "pay_with": pay_with})
 
 
+def test_without_pay_pool_it_lists_nothing_it_refuses_and_refuses_before_acting():
+    """A cast the pool pays for: an engine with pay.auto lists it as its own choice, one with
+    only pay.sources not at all, and a cast without pay_with is refused with the game
+    unchanged (the shim once listed it bare, performed it, then refused it)."""
+    setup = _players(mana_pool={"R": 1})
+    bolt_from_pool = {"action": "cast", "player": "A", "targets": [{"player": "B"}]}
+    for name, listed in (("PayAutoOnly", "auto"), ("WithoutPayPool", "auto"),
+                         ("PaySourcesOnly", None)):
+        engine = getattr(dialects, name)()
+        ids = started(engine, setup)
+        bolt = {**bolt_from_pool, "card": ids["bolt"]}
+        casts = [a for a in engine.legal_actions() if a["action"] == "cast"
+                 and a["card"] == ids["bolt"] and a["targets"] == [{"player": "B"}]]
+        assert [a.get("pay_with") for a in casts] == ([listed] if listed else []), name
+        before = engine.observe()
+        with pytest.raises(BadRequestError, match=re.escape("pay.pool")):
+            engine.perform(bolt)
+        assert engine.observe() == before, name
+        if listed:
+            engine.perform(casts[0])
+            assert engine.observe()["players"]["A"]["mana_pool"]["R"] == 0, name
+            assert not any(o["tapped"] for o in engine.observe()["battlefield"]), name
+
+
 def test_mana_abilities_and_concession_are_rules_an_engine_without_them_fails():
     """No ablation withdraws them (they are no capabilities); an engine that cannot do them
     fails the cases that do them, blamed on the missing rule, and skips none."""
