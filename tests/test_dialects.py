@@ -498,3 +498,34 @@ def test_the_hidden_card_forms_the_protocol_forbids_are_rejected_by_the_schema()
         observation["players"]["A"]["hand"] = [hidden]
         assert first_error("protocol/observe.json#response",
                            {"id": 1, "result": {"observation": observation}}) is not None
+
+
+# ---- the same verdicts through mtgconf run ----------------------------------------------------
+
+
+def test_mtgconf_run_judges_a_dialect_as_the_runner_does_here(tmp_path):
+    """ShuffledLists through ``mtgconf run`` (its pytest route, the one an engine's CI takes)
+    gives every case with an ``expect_illegal`` step the verdict ``run_case`` gives it here:
+    the state around a rejected action is compared without the order of unordered lists on
+    both routes (a route that compared raw observations failed these cases there)."""
+    import json
+
+    from mtgconf import main
+
+    name = "ShuffledLists"
+    chosen = [c for c in CASES if any(s.kind == "expect_illegal" for s in c.steps)]
+    assert len(chosen) >= 30
+    session = EngineSession(EngineSpec.parse(f"py:tests.fakes.dialects:{name}"))
+    session.start()
+    try:
+        here = {(c.id, e): run_case(c, e, session, RunOptions(case_timeout=30)).status
+                for c in chosen for e in c.editions}
+    finally:
+        session.close()
+    argv = ["run", "--engine", f"py:tests.fakes.dialects:{name}", "--out", str(tmp_path),
+            "--no-report", "-n", "1", *(a for c in chosen for a in ("--case", c.id))]
+    assert main(argv) == 0
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["results"]
+    there = {(r["case_id"], r["edition"]): r["status"] for r in results}
+    assert there == here
+    assert set(here.values()) <= {"pass", "skip"} and "pass" in here.values()
