@@ -168,7 +168,10 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
             continue  # rejected, it changed nothing: an id no object has cannot be written
         forbidden = not step.listed or (index == last and violation.forbidden)
         binds = {h: p for h, p in step.binds.items() if h in used}
-        if not forbidden and step.rejected is None and action.get("action") == "pass":
+        # The step that broke the invariant is a step of its own: its moment is the broken
+        # engine's, which a correct engine may never stop at (turn 1's draw step).
+        if index != last and not forbidden and step.rejected is None and \
+                action.get("action") == "pass":
             passes.append(step)
             if not binds:
                 continue
@@ -183,7 +186,8 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
     if violation.invariant == "deck-rules" and violation.forbidden:
         steps = [{"expect_illegal_setup": violation.message.split(" was accepted")[0]}]
     if violation.checks:
-        steps.append({"expect": dict(violation.checks)})
+        steps.append({"expect": dict(violation.checks),
+                      **({"as": violation.view} if violation.view else {})})
     if not steps:
         # Broken at the start, with nothing the invariant can state as a check: a case of
         # nothing but `expect: {result.over: false}` would pass on the engine that broke it.
@@ -195,7 +199,9 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
         "rules": rules,
         "editions": [trace.edition],
         **fields_for(rules),
-        "summary": f"Found by mtgconf fuzz on {engine}: {what} Broken: {violation.message}",
+        "summary": f"Found by mtgconf fuzz on {engine}: {what} Broken: {violation.message}"
+                   + (f" No expect can check it: {violation.unchecked} (mtgconf fuzz replay "
+                      "watches the invariant)." if violation.unchecked else ""),
         "catches": violation.message,
         "setup": trace.setup,
         "steps": steps,
