@@ -617,3 +617,64 @@ def test_the_case_written_fails_on_the_fake_and_passes_on_the_reference(
     assert _verdict(case_file, REFERENCE) == ("pass", "")
     status, message = _verdict(case_file, f"{FAKES}:{scenario.fake}")
     assert status in ("fail", "error"), (status, message, case["steps"][-3:])
+
+
+def _moment(step: str, turn: int = 1, active: str = "A") -> dict[str, Any]:
+    return {"turn": turn, "step": step, "active": active}
+
+
+def test_a_run_of_passes_is_written_as_an_advance_as_far_as_an_advance_goes() -> None:
+    """Passes from the upkeep to the main phase are one advance; an advance stops where the
+    game first gets to its target, so a pass after that (the other player's, in the same
+    step) stays a step of its own, and so does the pass that broke the invariant."""
+    from fuzz.play import Trace, TraceStep
+
+    def passing(player: str, where: dict[str, Any]) -> TraceStep:
+        action = {"action": "pass", "player": player}
+        return TraceStep(action, None, True, dict(action), moment=where)
+
+    main = _moment("precombat_main")
+    trace = Trace("modern", seeded(), [
+        passing("A", _moment("upkeep")), passing("B", _moment("draw")),
+        passing("A", _moment("draw")), passing("B", main), passing("A", main),
+        passing("B", _moment("beginning_of_combat"))], start=_moment("upkeep"))
+    violation = Violation("lands-played-counted", ("modern:505.6b",), "a message",
+                          {"players.A.lands_played": 0})
+    case = case_from(violation, trace, "an engine")
+    assert case is not None
+    assert case["steps"] == [{"advance": main}, {"do": {"action": "pass", "player": "A"}},
+                             {"do": {"action": "pass", "player": "B"}},
+                             {"expect": {"players.A.lands_played": 0}}]
+    # A run that ends where it began (passes that resolve the stack) is no advance at all.
+    again = replace(trace, steps=trace.steps[3:], start=main)
+    case = case_from(violation, again, "an engine")
+    assert case is not None and "advance" not in str(case["steps"])
+
+
+def test_a_case_from_an_engine_that_pays_by_itself_runs_on_it(tmp_path: Path) -> None:
+    """A pay.auto-only engine pays a Bolt from its pool, tapping nothing: the case keeps
+    pay_with auto (needs pay.auto), the form the engine was driven in, and runs there rather
+    than skipping for want of pay.pool."""
+    from conformance.runner import RunOptions, run_case
+
+    engine = "py:tests.fakes.dialects:PayAutoOnly"
+    session = ENGINES.session(engine)
+    assert session.client is not None and session.info is not None
+    play = Play(session.client, session.info, "modern")
+    play.begin(state(a={**BOLT_IN_HAND, "mana_pool": {"R": 1}}))
+    [cast] = [a for a in play.legal() if a["action"] == "cast" and a["targets"] == [
+        {"player": "B"}]]
+    assert cast["pay_with"] == "auto"
+    play.act(cast, listed=True)
+    for player in ("A", "B"):
+        play.act({"action": "pass", "player": player}, listed=True)
+    assert play.trace is not None
+    case = case_from(Violation("zero-life-loses", ("modern:704.5a",), "a message",
+                               {"players.B.life": 17}), play.trace, play.info.name)
+    assert case is not None
+    assert [s["do"].get("pay_with") for s in case["steps"] if "do" in s][0] == "auto"
+    [loaded] = load_file(write_case(case, tmp_path / "case.yaml"))[0]
+    assert "pay.auto" in loaded.needs
+    for name in (engine, REFERENCE):
+        outcome = run_case(loaded, "modern", ENGINES.session(name), RunOptions(case_timeout=30))
+        assert (outcome.status, outcome.message) == ("pass", ""), name
