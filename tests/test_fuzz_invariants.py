@@ -672,7 +672,7 @@ def test_a_case_from_an_engine_that_pays_by_itself_runs_on_it(tmp_path: Path) ->
     case = case_from(Violation("zero-life-loses", ("modern:704.5a",), "a message",
                                {"players.B.life": 17}), play.trace, play.info.name)
     assert case is not None
-    assert [s["do"].get("pay_with") for s in case["steps"] if "do" in s][0] == "auto"
+    assert next(s["do"].get("pay_with") for s in case["steps"] if "do" in s) == "auto"
     [loaded] = load_file(write_case(case, tmp_path / "case.yaml"))[0]
     assert "pay.auto" in loaded.needs
     for name in (engine, REFERENCE):
