@@ -241,7 +241,8 @@ rules: [cr2004:101.3, modern:508.1d]
   params:
     - {editions: [cr2004], suffix: old}
     - {editions: [modern], suffix: new}
-""").replace("quote: 每位玩家擁有20點的總生命值", "quote: {cr2004:101.3: 每位玩家擁有20點的總生命值}"))
+""").replace("quote: 每位玩家擁有20點的總生命值",
+                "quote: {cr2004:101.3: 每位玩家擁有20點的總生命值}"))
     assert [c.id for c in cases.cases] == ["test.one.old", "test.one.new"]
     assert lint.lint(cases) == []
     # Every expansion under modern only: the 2004 rule is cited by a case that never runs it.
