@@ -24,7 +24,7 @@ them fails it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,8 +240,10 @@ def rule_action(action: Mapping[str, Any], handle_cards: Mapping[str, str]) -> s
     return None
 
 
-def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
-    """The card data of an action's object (a handle or a card name), in any edition."""
+def card_of(ref: Any, handle_cards: Mapping[str, str],
+            editions: Sequence[str] = ()) -> CardData | None:
+    """The card data of an action's object (a handle or a card name): of the first of
+    ``editions`` that has the card, else of any edition."""
     name = handle_cards.get(ref, ref) if isinstance(ref, str) else None
     if name is None:
         return None
@@ -249,7 +251,9 @@ def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
     if token is not None:
         cls = standins().get(token)
         name = cls.cards[0] if cls is not None else None
-    for cards in default_pool().cards.values():
+    pool = default_pool().cards
+    for edition in (*editions, *pool):
+        cards = pool.get(edition, {})
         if name in cards:
             return cards[name]
     return None
