@@ -31,6 +31,7 @@ from conformance.resultsfile import (
     counts,
     rerun_command,
 )
+from conformance.symptoms import Group, group
 from reports import model
 from reports.inputs import BadInput, CoverageInput, FuzzRun, Mutant
 from reports.model import Cell, Change, Headline
@@ -183,10 +184,31 @@ class Site:
         return dict(self.inputs.coverage.rules.get(ref) or {})
 
     def changes(self) -> list[Change] | None:
+        """What changed against the baseline, over the case runs the results select: a
+        baseline of a wider selection is not said to have lost the rest
+        (``narrower_than_baseline``)."""
         baseline = self.inputs.baseline
         if baseline is None:
             return None
-        return model.changes(self.records, baseline.records, list(baseline.engines))
+        return model.changes(self.records, self._compared(baseline), list(baseline.engines))
+
+    def _compared(self, baseline: Results) -> list[Record]:
+        return [r for r in baseline.records
+                if any(run.selects(r) for run in self.inputs.runs)]
+
+    @property
+    def narrower_than_baseline(self) -> str | None:
+        """A warning, when the results are of a narrower selection than their baseline."""
+        baseline = self.inputs.baseline
+        if baseline is None:
+            return None
+        left = len(baseline.records) - len(self._compared(baseline))
+        if not left:
+            return None
+        return (f"the results are of a narrower selection "
+                f"({'; '.join(run.selection for run in self.inputs.runs)}) than the baseline "
+                f"{baseline.path} ({baseline.selection}): only the case runs both select are "
+                f"compared ({left} of the baseline's are left out)")
 
     def baseline_headlines(self) -> dict[str, Headline]:
         """Each engine's headline in the baseline (matched as ``changes`` matches them)."""
@@ -203,6 +225,12 @@ class Site:
                 out[engine.spec] = model.headline(spec, records, rule_records, self.corpus,
                                                   engine.editions)
         return out
+
+    def symptom_groups(self, engine: Engine | None = None) -> list[Group]:
+        """The unexpected results (of one engine, or all) grouped by symptom, the largest
+        group first (``conformance.symptoms``)."""
+        return group(r for r in self.records if r.unexpected
+                     and (engine is None or r.engine == engine.spec))
 
     def summary_page(self) -> Page:
         engines = []
@@ -224,6 +252,9 @@ class Site:
                 "not_played": [(e, counts(r.status for r in records if r.edition == e))
                                for e in engine.not_played],
                 "failing": [(r, self.failure_href[r.key]) for r in failing],
+                "groups": [(found, self._links(found.rules),
+                            [(r, self.failure_href[r.key]) for r in found.records])
+                           for found in self.symptom_groups(engine)],
                 "blockers": blockers.most_common(BLOCKERS_SHOWN),
                 "more_blockers": max(0, len(blockers) - BLOCKERS_SHOWN),
                 "runs": [run for run in self.inputs.runs if engine.spec in run.engines],
@@ -252,6 +283,7 @@ class Site:
                     for key, info in self.corpus.editions.items()],
             mutation=self.mutation(), fuzz=fuzz, changes=grouped,
             baseline=self.inputs.baseline, before=self.baseline_headlines(),
+            narrower=self.narrower_than_baseline,
             edition_info=self.corpus.editions, anomalies=len(self.corpus.anomalies()))
 
     def tree_page(self, edition: str, *, outside: bool = False) -> Page:

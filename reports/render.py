@@ -40,6 +40,7 @@ class Written:
     bytes: int
     markdown: str
     changes: list[str] | None
+    warnings: tuple[str, ...] = ()
 
 
 @cache
@@ -88,7 +89,8 @@ def write(site: Site, out: Path) -> Written:
         (partial / MARKER).write_text("written by mtgconf report; replaced by the next one\n",
                                       encoding="utf-8")
     return Written(index=out / "index.html", pages=len(pages), bytes=size, markdown=markdown,
-                   changes=ci.change_lines(site))
+                   changes=ci.change_lines(site),
+                   warnings=tuple(w for w in (site.narrower_than_baseline,) if w))
 
 
 def _write_json(path: Path, data: Any) -> None:
