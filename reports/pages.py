@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from conformance.resultsfile import (
@@ -32,7 +33,7 @@ from conformance.resultsfile import (
     rerun_command,
 )
 from conformance.symptoms import Group, group
-from reports import model
+from reports import failure, model
 from reports.inputs import BadInput, CoverageInput, FuzzRun, Mutant
 from reports.model import Cell, Change, Headline
 
@@ -108,6 +109,9 @@ class Site:
         self.records: list[Record] = sorted((r for run in inputs.runs for r in run.records),
                                             key=lambda r: r.key)
         self.options = {r.key: run.options for run in inputs.runs for r in run.records}
+        #: the folder of each record's results file (its trace is there, under traces/)
+        self.folders = {r.key: run.path.parent if run.path is not None else None
+                        for run in inputs.runs for r in run.records}
         self.rule_records = by_rule(self.records)
         self.editions = [e for e in corpus.editions
                          if any(e in engine.editions for engine in self.engines)] \
@@ -426,8 +430,12 @@ class Site:
             record.case_id) or {}
         stderr, cut = model.tail(str(detail.get("stderr") or ""))
         has_check = "path" in detail
+        source = failure.trace_source(self.folders.get(record.key), detail)
+        steps, before = failure.steps(case, detail, record.status, failure.read_trace(source))
+        path = self.failure_href[record.key]
+        observation = detail.get("observation")
         return self._page(
-            self.failure_href[record.key], "failure.html",
+            path, "failure.html",
             f"{model.word(record.status)}: {record.case_id} ({record.edition}, "
             f"{engine.label})",
             record=record, engine=engine, detail=detail, case=case,
@@ -440,8 +448,22 @@ class Site:
             observed=_json(detail.get("observed")) if has_check else None,
             diff=model.diff(detail.get("expected"), detail.get("observed"))
             if has_check else [],
-            stderr=stderr, stderr_cut=cut,
-            rerun=rerun_command(record, self.options[record.key]))
+            stderr=stderr, stderr_cut=cut, steps=steps, before=before,
+            trace=trace_href(path) if source is not None else None,
+            observation=_json(observation) if observation is not None else None,
+            rerun=rerun_command(record, self.options[record.key],
+                                _shown_folder(self.folders.get(record.key))))
+
+    def files(self) -> list[tuple[str, Path]]:
+        """Files the site carries besides its pages (path in the site, source): the trace of
+        each result with a page, beside it."""
+        found = []
+        for record in self.records:
+            if record.key in self.failure_href:
+                source = failure.trace_source(self.folders.get(record.key), record.detail)
+                if source is not None:
+                    found.append((_beside(self.failure_href[record.key]), source))
+        return found
 
     def anomalies_page(self) -> Page:
         groups = [(edition, [(rule, rule_href(rule.ref), anomaly)
@@ -461,6 +483,27 @@ class Site:
     def _links(self, refs: Sequence[str]) -> list[tuple[str, str | None]]:
         """Rule refs with the path of their page (None: not a rule of the corpus)."""
         return [(ref, self.href(ref)) for ref in refs]
+
+
+def _beside(page: str) -> str:
+    """Where a failure page's trace goes in the site: beside the page."""
+    return page.removesuffix(".html") + ".trace.jsonl"
+
+
+def trace_href(page: str) -> str:
+    """The link from a failure page to its trace (the same folder)."""
+    return _beside(page).rsplit("/", 1)[-1]
+
+
+def _shown_folder(folder: Path | None) -> str | None:
+    """A results folder as a rerun command names it: from the current folder, when it is
+    inside it."""
+    if folder is None:
+        return None
+    try:
+        return str(folder.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(folder)
 
 
 def section_title(section: Rule) -> str:

@@ -79,6 +79,10 @@ def write(site: Site, out: Path) -> Written:
             text = render(page, env)
             target.write_text(text, encoding="utf-8")
             size += len(text.encode("utf-8"))
+        for where, source in site.files():
+            target = partial / where
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
         shutil.copyfile(STYLESHEET, partial / STYLESHEET.name)
         markdown = ci.markdown(site, str(out / "index.html"))
         (partial / "summary.md").write_text(markdown, encoding="utf-8")
