@@ -91,9 +91,10 @@ class Shared:
         return self.run("reference", expect=0)
 
     def toy(self) -> tuple[Path, str]:
-        """A toy engine that plays lands any time, with options its rerun commands keep."""
+        """A toy engine that plays lands any time, with options its rerun commands keep, and
+        the trace of each unexpected result."""
         return self.run("toy", "--engine", TOY, "--case-timeout", "5", "--validate-protocol",
-                        "--no-report", expect=1)
+                        "--no-report", "--trace", expect=1)
 
     def suite(self) -> Path:
         """The report of both engines, with the reference run's coverage, mutants and fuzz
@@ -112,7 +113,7 @@ class Shared:
         case id; and a fuzz file whose engine, finding and case carry markup. The marks must
         show as text."""
         def make() -> tuple[Path, list[str]]:
-            path = self.run("markup", "--engine", MARKUP, "--no-report", expect=1,
+            path = self.run("markup", "--engine", MARKUP, "--no-report", "--trace", expect=1,
                             beyond=False)[0]
             data = json.loads(path.read_text())
             failing = [r for r in data["results"] if r["status"] not in ("pass", "skip")]
@@ -282,7 +283,9 @@ def test_every_page_is_small_static_and_loads_only_its_stylesheet(suite):
 def test_the_summary_shows_both_engines_and_the_matrix(suite):
     summary = (suite / "index.html").read_text(encoding="utf-8")
     assert "mtg-conformance-reference" in summary and "toy 1.0" in summary
-    assert "of the testable rules passed" in summary
+    assert "of the testable rules passed" not in summary  # passed, failed, untested apart
+    assert re.search(r'<span class="figure">\d+</span> passed\s*<span class="figure">\d+'
+                     r'</span> failed\s*<span class="figure">\d+</span> untested', summary)
     tree_text = (suite / "tree-cr2004.html").read_text(encoding="utf-8")
     header = re.search(r"<table class=\"tree\">\s*<thead><tr>(.*?)</tr>", tree_text, re.S)
     assert header and header.group(1).count("<th") == 2 + 2 + 2  # rule, gist, 2 engines, ...
@@ -446,8 +449,11 @@ def test_the_rerun_command_is_the_one_mtgconf_run_prints(made, suite):
     reruns = [line.split("rerun: ", 1)[1] for line in printed.splitlines() if "rerun: " in line]
     assert reruns
     run = Results.from_file(results)
-    rebuilt = [rerun_command(r, run.options) for r in run.records if r.unexpected]
+    rebuilt = [rerun_command(r, run.options, results.parent) for r in run.records
+               if r.unexpected]
     assert sorted(rebuilt) == sorted(reruns)
+    # Each rerun writes to a folder of its own: never over the whole run's results.
+    assert all(f"--out {results.parent / 'rerun-'}" in line for line in reruns)
     page = _a_failure_page(suite, "toy 1.0")
     assert "--case-timeout 5 --validate-protocol" in page
     assert f"--cases {FROZEN} --cases {BEYOND} --no-bundled" in page
@@ -619,7 +625,8 @@ def test_fuzz_mutants_and_a_baseline_reach_the_pages(made, tmp_path, monkeypatch
     assert "mutants killed" in tree
     badge = json.loads((site / "badge.json").read_text())
     assert badge["schemaVersion"] == 1 and badge["label"] == "MTG rules"
-    assert re.fullmatch(r"\d+/\d+ rules \(\d+%\), \d+ unexpected", badge["message"])
+    assert re.fullmatch(r"\d+ passed, \d+ failed, \d+ untested of \d+ rules, \d+ unexpected",
+                        badge["message"])
 
 
 # ---- escaping ----
