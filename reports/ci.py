@@ -71,8 +71,7 @@ def symptom_lines(site: Site, shown: int = GROUPS_SHOWN) -> list[str]:
     lines = []
     groups = site.symptom_groups()
     for found in groups[:shown]:
-        cases = ", ".join(f"`{code(f'{r.edition}::{r.case_id}')}`"
-                          for r in found.records[:CASES_SHOWN])
+        cases = ", ".join(md(f"{r.edition}::{r.case_id}") for r in found.records[:CASES_SHOWN])
         more = f" and {len(found) - CASES_SHOWN} more" if len(found) > CASES_SHOWN else ""
         lines.append(f"- **{len(found)}** × {md(found.symptom.text)} (rules "
                      f"{md(', '.join(found.rules))}): {cases}{more}")
