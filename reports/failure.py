@@ -94,7 +94,9 @@ def steps(case: Mapping[str, Any], detail: Mapping[str, Any], status: str,
     passed_all = status in ("pass", "xpass")
     by_step = exchanges(lines) if lines else {0: []}
     out = []
-    for entry in case.get("steps") or ():
+    # Without the coverage file the case's steps are known from the trace's own marks.
+    entries = case.get("steps") or _marked_steps(lines or [])
+    for entry in entries:
         index = int(entry["index"])
         if passed_all:
             state = "passed"
@@ -103,10 +105,27 @@ def steps(case: Mapping[str, Any], detail: Mapping[str, Any], status: str,
         else:
             state = "passed" if index < reached else "reached" if index == reached \
                 else "not-reached"
+        value = entry.get("value")
         out.append(StepView(index, str(entry["kind"]), str(entry["text"]), entry.get("line"),
-                            json.dumps(entry.get("value"), ensure_ascii=False),
+                            json.dumps(value, ensure_ascii=False) if value is not None else "",
                             state, by_step.get(index, [])))
     return out, by_step.get(0, [])
+
+
+def _marked_steps(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The steps a trace marks (those its first run reached), without their values."""
+    found: dict[int, dict[str, Any]] = {}
+    runs = 0
+    for line in lines[1:]:
+        if "run" in line:
+            runs += 1
+            if runs > 1:
+                break
+        elif "step" in line:
+            found.setdefault(int(line["step"]), {"index": line["step"], "kind": line.get("kind"),
+                                                 "text": line.get("text"),
+                                                 "line": line.get("line"), "value": None})
+    return list(found.values())
 
 
 def trace_source(results_folder: Path | None, detail: Mapping[str, Any]) -> Path | None:
