@@ -58,7 +58,7 @@ class Expectations:
                     for at, key, line in duplicates]
         for error in schemas.iter_errors("expectations.json", data):
             at = tuple(error.absolute_path)
-            if error.validator == "propertyNames" and isinstance(error.instance, str):
+            if "propertyNames" in error.schema_path and isinstance(error.instance, str):
                 at = (*at, error.instance)  # the key that is not a case id, not its mapping
             problems.append(Problem(where, error.message, casefile.line_at(lines, at),
                                     field=_dotted(at) or schemas.location(error)))
