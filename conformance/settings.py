@@ -134,6 +134,8 @@ class Settings:
     max_restarts: int = DEFAULT_MAX_RESTARTS
     repeat: int = 1
     min_run: MinRun | None = None
+    #: case runs (``edition::id``) to run before the others (``mtgconf run --ff``)
+    first: tuple[str, ...] = ()
     #: no edition was chosen: ``editions`` are to be those the engines declare, once known
     #: (``for_engines``); a modern-only engine is not measured against cr2004 by default
     engine_editions: bool = False
@@ -196,6 +198,7 @@ class Settings:
             args.append(f"--mtg-repeat={self.repeat}")
         if self.min_run is not None:
             args.append(f"--mtg-min-run={self.min_run}")
+        args += [f"--mtg-first={key}" for key in self.first]
         return args
 
     @classmethod
@@ -225,6 +228,7 @@ class Settings:
             else option.mtg_max_restarts,
             repeat=option.mtg_repeat or 1,
             min_run=option.mtg_min_run,
+            first=tuple(option.mtg_first),
             engine_editions=not option.mtg_editions,
         )
 
