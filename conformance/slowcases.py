@@ -10,6 +10,7 @@ after pytest's progress characters.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -21,12 +22,22 @@ AFTER = 5.0
 EVERY = 10.0
 
 
+def _own_stderr() -> TextIO:
+    """This process's stderr as it is now, kept apart from pytest's capture (which, in a run
+    in this process, redirects file descriptor 2 while a case runs: the very moment a notice
+    is for)."""
+    try:
+        return os.fdopen(os.dup(sys.stderr.fileno()), "w", encoding="utf-8", closefd=True)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture)
+        return sys.stderr
+
+
 class SlowCases:
     def __init__(self, *, after: float = AFTER, every: float = EVERY,
                  stream: TextIO | None = None, case_timeout: float | None = None) -> None:
         self.after = after
         self.every = every
-        self.stream = stream if stream is not None else sys.stderr
+        self.stream = stream if stream is not None else _own_stderr()
         self.case_timeout = case_timeout
         self._running: dict[str, tuple[float, float]] = {}  # node id: started, next notice
         self._lock = threading.Lock()
@@ -42,6 +53,8 @@ class SlowCases:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        if self.stream is not sys.stderr and self.stream is not sys.__stderr__:
+            self.stream.flush()
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
         now = time.monotonic()

@@ -66,9 +66,11 @@ def last_unexpected(out: Path) -> list[str]:
 
 def narrowed(run: Settings, args: argparse.Namespace, out: Path) -> Settings:
     """The settings with ``--lf`` (only the last run's unexpected cases) or ``--ff`` (them
-    first) applied; without either, ``run`` itself."""
+    first) applied; with ``--list``, writing nothing (not even a folder for the results)."""
     from dataclasses import replace
 
+    if args.list_only:
+        run = replace(run, results=None, junit=None)
     if not (args.last_failed or args.failed_first):
         return run
     failed = last_unexpected(out)
