@@ -58,7 +58,7 @@ def test_list_says_what_would_run_and_what_would_skip_without_running(tmp_path, 
 
 def test_exitfirst_stops_at_the_first_unexpected_result(tmp_path, capsys):
     out = tmp_path / "out"
-    code, stdout, _ = frozen_run(capsys, out, BROKEN, "--edition", "cr2004", "-x")
+    code, _, _ = frozen_run(capsys, out, BROKEN, "--edition", "cr2004", "-x")
     assert code == 1
     ran = streamed(out)
     assert [r for r in ran if not r.endswith(":pass")] == [ran[-1]]  # the last one ran
@@ -181,7 +181,11 @@ BAD_HELPER = textwrap.dedent("""\
       editions: [cr2004]
       quote: 先手的玩家略過他第一個回合的抽牌步驟
       summary: A misspelt helper.
-      setup: {start: game, seed: 1, first_player: A, decks: {A: [{card: Forest, count: 40}], B: [{card: Forest, count: 40}]}}
+      setup:
+        start: game
+        seed: 1
+        first_player: A
+        decks: {A: [{card: Forest, count: 40}], B: [{card: Forest, count: 40}]}
       steps:
         - expect: {players.A.hand: {count: 7}}
         - expect:
@@ -194,7 +198,7 @@ def test_lint_of_a_path_lints_that_path_alone_and_rejects_a_misspelt_helper(tmp_
     code, out, _ = cli(capsys, "cases", "lint", str(tmp_path))
     assert code == 2
     assert out.strip().endswith("1 files, 1 cases: 1 errors, 0 warnings"), out
-    assert (f"{tmp_path / 'mine.yaml'}:9: case mine.bad-helper: steps[1]: step 2: "
+    assert (f"{tmp_path / 'mine.yaml'}:13: case mine.bad-helper: steps[1]: step 2: "
             "players.A.hand: 'cnt' is no helper nor observation field (did you mean count?)"
             in out)
     code, out, _ = cli(capsys, "cases", "lint", str(tmp_path), "--bundled")
