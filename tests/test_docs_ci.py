@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -96,10 +97,11 @@ def _substituted(command: str, env: dict[str, str]) -> str | None:
     return command
 
 
-@pytest.fixture
-def engine_repository(tmp_path: Path) -> Path:
-    """A fresh engine repository, after the first-time commands of docs/ci.md ran in it."""
-    repository = tmp_path / "my-engine"
+@pytest.fixture(scope="module")
+def first_timed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh engine repository, after the first-time commands of docs/ci.md ran in it (once:
+    a whole run of the suite)."""
+    repository = tmp_path_factory.mktemp("first-time") / "my-engine"
     repository.mkdir()
     subprocess.run(["git", "init", "-q", str(repository)], check=True)
     (repository / "README.md").write_text("# my engine\n", encoding="utf-8")
@@ -113,7 +115,14 @@ def engine_repository(tmp_path: Path) -> Path:
     # One shell, as typed in a terminal: the exports carry, a run with failures goes on.
     done = _shell("\n".join(script), repository, _environment({}), errexit=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    shutil.rmtree(repository / "conformance-results")  # CI starts from the committed files
     return repository
+
+
+@pytest.fixture
+def engine_repository(first_timed: Path, tmp_path: Path) -> Path:
+    """A copy of the first-timed repository of its own, for one recipe to run in."""
+    return Path(shutil.copytree(first_timed, tmp_path / "my-engine"))
 
 
 def run_recipe(repository: Path, variables: dict[str, str], commands: list[str],
