@@ -249,11 +249,18 @@ class Settings:
             found.append("no case folder: without the bundled cases, name a folder of cases")
         if self.expectations is not None and not self.expectations.is_file():
             found.append(f"no such expectations file: {self.expectations}")
+        unusable: set[Path] = set()  # output folders already reported: each said once
         for name, path in (("results", self.results), ("junit", self.junit)):
-            if path is not None:
-                reason = unwritable(path)
-                if reason:
-                    found.append(f"cannot write the {name} file {path}: {reason}")
+            if path is None or path.parent in unusable:
+                continue
+            reason = unwritable(path)
+            if reason is None:
+                continue
+            if path.parent.is_dir():
+                found.append(f"cannot write the {name} file {path}: {reason}")
+            else:
+                unusable.add(path.parent)
+                found.append(f"cannot write the results to {path.parent}: {reason}")
         return found
 
 
@@ -262,6 +269,8 @@ def unwritable(path: Path) -> str | None:
     The file itself is left as it is: a previous run's results stay until new ones replace
     them."""
     folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        return "it is a file, not a folder"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
