@@ -206,3 +206,10 @@ def test_lint_of_a_path_lints_that_path_alone_and_rejects_a_misspelt_helper(tmp_
     assert " cases: 1 errors, 0 warnings" in out and "1 files, 1 cases" not in out
     (tmp_path / "mine.yaml").write_text(BAD_HELPER.replace("cnt", "count"), encoding="utf-8")
     assert cli(capsys, "cases", "lint", str(tmp_path))[0] == 0
+
+
+def test_xdist_says_bringing_up_nodes_once(tmp_path, capsys):
+    code, out, _ = frozen_run(capsys, tmp_path / "out", "py:tests.fakes.miniatures:Correct",
+                              "-n", "2")
+    assert code == 0
+    assert out.count("bringing up nodes...") == 1, out

@@ -222,6 +222,7 @@ def _run(args: argparse.Namespace) -> int:
     from conformance.lint import load_checked
     from conformance.plugin import RunContext
     from conformance.slowcases import SlowCases
+    from conformance.xdiststatus import XdistStatusOnce
 
     if args.no_bundled and not args.cases:
         raise UsageError("--no-bundled needs at least one --cases folder")
@@ -288,7 +289,8 @@ def _run(args: argparse.Namespace) -> int:
     context = RunContext(settings=run, cases=cases, expectations=expectations,
                          sessions={args.engine.text: session})
     try:
-        code = pytest.main(argv, plugins=[context, SlowCases(case_timeout=run.case_timeout)])
+        code = pytest.main(argv, plugins=[context, SlowCases(case_timeout=run.case_timeout),
+                                          XdistStatusOnce()])
     finally:
         session.close()  # if the plugin did not take it over
     if context.engine_failure is not None:
