@@ -165,7 +165,7 @@ def read_fuzz(path: Path) -> FuzzRun:
                     case=_case_text(path, item["case"], item["case_file"]),
                     trace=tuple(item["trace"]), engine=engine, edition=data["edition"],
                     seed=data["seed"],
-                    replay=_replay(path, item["case_file"], data["engine"].get("spec")))
+                    replay=_replay(path, item["case_file"], data["engine"]))
         for item in data["findings"])
     return FuzzRun(path=path, engine=engine, against=data["against"], edition=data["edition"],
                    profile=data["profile"], seed=data["seed"], started=data["started"],
@@ -185,14 +185,17 @@ def _case_path(path: Path, case_file: str) -> Path:
     return given
 
 
-def _replay(path: Path, case_file: str | None, spec: str | None) -> str:
-    """The command that replays a finding's case on the engine the fuzz run played (its
-    ``--engine``, which a fuzz file of format version 1 may not know: then ``ENGINE``)."""
+def _replay(path: Path, case_file: str | None, engine: Mapping[str, Any]) -> str:
+    """The command that replays a finding's case on the engine the fuzz run played: its
+    ``--engine`` as the fuzz file records it (``engine.spec``); a file without one names
+    ``ENGINE`` unless the engine is the reference engine."""
     if not case_file:
         return ""
     command = ["mtgconf", "fuzz", "replay", str(_case_path(path, case_file))]
+    spec = engine.get("spec")
     if spec is None:
-        return shlex.join(command) + " --engine ENGINE"
+        reference = engine.get("name") == "mtg-conformance-reference"
+        return shlex.join(command) + ("" if reference else " --engine ENGINE")
     return shlex.join(command + ([] if spec == "reference" else ["--engine", spec]))
 
 
