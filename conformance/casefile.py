@@ -107,7 +107,7 @@ def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
     except (OSError, UnicodeDecodeError) as exc:
         return [], [Problem(where, f"cannot read: {exc}")]
     try:
-        data, lines, duplicates = _parse(text)
+        data, lines, duplicates = parse_with_lines(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -128,7 +128,7 @@ def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
             unknown = sorted(k for k in error.instance if k not in known)
             if unknown:
                 location = (*location, unknown[0])
-        problems.append(Problem(where, _schema_message(error), _line(lines, location),
+        problems.append(Problem(where, _schema_message(error), line_at(lines, location),
                                 _case_id(data, location), _field(location)))
     if problems:
         return [], problems
@@ -154,7 +154,10 @@ def _errors(problems: list[Problem]) -> bool:
 # ---- YAML with line numbers ----
 
 
-def _parse(text: str) -> tuple[Any, dict[LinePath, int], list[tuple[LinePath, str, int]]]:
+def parse_with_lines(text: str) -> tuple[Any, dict[LinePath, int],
+                                         list[tuple[LinePath, str, int]]]:
+    """A YAML document, the line of each of its nodes (by path of keys and indexes) and its
+    duplicate keys. :raises yaml.YAMLError:"""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -186,7 +189,8 @@ def _index(node: yaml.Node, at: LinePath, lines: dict[LinePath, int],
             _index(item, (*at, i), lines, duplicates)
 
 
-def _line(lines: dict[LinePath, int], at: LinePath) -> int | None:
+def line_at(lines: dict[LinePath, int], at: LinePath) -> int | None:
+    """The line of ``at``, or of the nearest node holding it."""
     while at not in lines and at:
         at = at[:-1]
     return lines.get(at)
@@ -254,17 +258,17 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         if not editions or set(wanted) - set(raw["editions"]):
             problems.append(Problem(where, f"this entry's editions {wanted} must be some of the "
                                     f"case's editions {list(raw['editions'])}",
-                                    _line(lines, (index, "params")), raw["id"], "params"))
+                                    line_at(lines, (index, "params")), raw["id"], "params"))
     if params is not None:
         suffix = params.get("suffix") or "-".join(_slug(v) for v in values.values())
         case_id = f"{raw['id']}.{suffix}"
         if not _ID.match(case_id):
             problems.append(Problem(where, f"the expanded id {case_id!r} is not dotted lowercase "
-                                    "words; give this entry a suffix", _line(lines, (index,
+                                    "words; give this entry a suffix", line_at(lines, (index,
                                     "params")), raw["id"], "params"))
 
     def problem(at: LinePath, message: str, severity: str = "error") -> None:
-        problems.append(Problem(where, message, _line(lines, (index, *at)), case_id,
+        problems.append(Problem(where, message, line_at(lines, (index, *at)), case_id,
                                 _field((index, *at)), severity))
 
     def substitute(value: Any, at: LinePath) -> Any:
@@ -318,7 +322,7 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         step_value = substitute(raw_step, at)
         kind = next(k for k in _STEP_KINDS if k in step_value)
         value = step_value[kind]
-        line = _line(lines, (index, *at))
+        line = line_at(lines, (index, *at))
         checks: list[Check] = []
         if kind in ("do", "expect_illegal"):
             for message, sub in _check_action(value, cards, frozenset(known)):
@@ -367,7 +371,7 @@ def _compile(path: Path, index: int, raw: dict[str, Any], params: dict[str, Any]
         setup=setup,
         steps=steps_tuple,
         file=path,
-        line=_line(lines, (index,)),
+        line=line_at(lines, (index,)),
         base_id=raw["id"],
         params=values if params is not None else None,
         needs=requires | derived.capabilities,

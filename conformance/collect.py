@@ -177,6 +177,13 @@ class MtgPlugin:
 
     # ---- hooks ----
 
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        # In every process alike (xdist wants the workers' collections to be the same).
+        if self.settings.first:
+            first = set(self.settings.first)
+            items.sort(key=lambda item: not isinstance(item, CaseItem)
+                       or f"{item.edition}::{item.case.id}" not in first)
+
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> Any:
         if file_path.suffix in (".yaml", ".yml") and any(
                 file_path == root or root in file_path.parents for root in self.roots):

@@ -22,16 +22,20 @@ are a short vocabulary chosen per rule to tell it from its neighbours (508.1a "u
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from conformance import casefile
-from conformance.case import Case
+from conformance.case import Case, Step
 from conformance.casefile import CaseSet
 from conformance.errors import Problem
 from conformance.needs import card_of, costs_mana, is_mana_ability
+from conformance.paths import HELPERS
 from spec.corpus import Corpus, Rule
 from spec.errors import SpecError
 from spec.standins import parse_token, standins
@@ -107,6 +111,9 @@ def lint_case(case: Case, corpus: Corpus,
             report(f"catches names {ref}, which the case does not cite", "catches")
     for message, field in _standin_reads(case):
         report(message, field)
+    for step, message in _misspelt_helpers(case):
+        problems.append(Problem(str(case.file), message, step.line or case.line, case.base_id,
+                                f"steps[{step.index - 1}]"))
     for message, field in _unpayable_illegal(case):
         report(message, field, "warning")
     if _says_a_step_is_skipped(case) and not _reads_the_turn(case):
@@ -164,6 +171,57 @@ def _outside_terms(case: Case, rule: Rule) -> list[str]:
             problems.append(f"{term!r} is not a key term of {rule.ref} (its key terms: {known}; "
                             f"its gist: {rule.gist})")
     return problems
+
+
+def _misspelt_helpers(case: Case) -> list[tuple[Step, str]]:
+    """Expected mappings with a key that is no observation field but nearly a helper
+    (``{cnt: 7}``): read as a literal mapping, it would fail on every engine, or pass on none
+    for the reason meant."""
+    found = []
+    vocabulary = observation_keys()
+    for step in case.steps:
+        for check in step.checks:
+            for key in _mapping_keys(check.expected):
+                if key in HELPERS or key in vocabulary:
+                    continue
+                close = difflib.get_close_matches(key, sorted(HELPERS), n=1, cutoff=0.75)
+                if close:
+                    found.append((step, f"step {step.index}: {check.path.text}: {key!r} is no "
+                                  f"helper nor observation field (did you mean {close[0]}?)"))
+    return found
+
+
+def _mapping_keys(expected: Any) -> list[str]:
+    if isinstance(expected, dict):
+        return [str(k) for k in expected] + [k for v in expected.values()
+                                             for k in _mapping_keys(v)]
+    if isinstance(expected, list):
+        return [k for item in expected for k in _mapping_keys(item)]
+    return []
+
+
+@cache
+def observation_keys() -> frozenset[str]:
+    """Every property name of the protocol's observation schema (and the schemas it refers
+    to): the fields an expected mapping may name besides the helpers."""
+    from conformance.schemas import SCHEMA_DIR
+
+    names: set[str] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            for key in ("properties", "patternProperties"):
+                if isinstance(node.get(key), dict):
+                    names.update(node[key])
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for item in node:
+                visit(item)
+
+    for path in sorted((SCHEMA_DIR / "protocol").glob("*.json")):
+        visit(json.loads(path.read_text(encoding="utf-8")))
+    return frozenset(names)
 
 
 def _standin_reads(case: Case) -> list[tuple[str, str]]:

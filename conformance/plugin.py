@@ -115,6 +115,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--mtg-min-run", dest="mtg_min_run", default=None, metavar="N|P%", type=MinRun.parse,
         help="Fail the session unless at least N case runs (or P%% of those selected) ran "
              "rather than being skipped")
+    group.addoption(
+        "--mtg-first", action="append", dest="mtg_first", default=[], metavar="EDITION::ID",
+        help="Run this case run before the others (repeatable; mtgconf run --ff)")
 
 
 def _trace_keep(value: str) -> str:

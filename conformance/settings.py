@@ -137,6 +137,8 @@ class Settings:
     #: which case runs keep their trace (``conformance.trace``): ``unexpected``, ``all`` or
     #: none; written beside the results file
     trace: str | None = None
+    #: case runs (``edition::id``) to run before the others (``mtgconf run --ff``)
+    first: tuple[str, ...] = ()
     #: no edition was chosen: ``editions`` are to be those the engines declare, once known
     #: (``for_engines``); a modern-only engine is not measured against cr2004 by default
     engine_editions: bool = False
@@ -201,6 +203,7 @@ class Settings:
             args.append(f"--mtg-min-run={self.min_run}")
         if self.trace is not None:
             args.append(f"--mtg-trace={self.trace}")
+        args += [f"--mtg-first={key}" for key in self.first]
         return args
 
     @classmethod
@@ -231,6 +234,7 @@ class Settings:
             repeat=option.mtg_repeat or 1,
             min_run=option.mtg_min_run,
             trace=option.mtg_trace,
+            first=tuple(option.mtg_first),
             engine_editions=not option.mtg_editions,
         )
 
@@ -254,11 +258,18 @@ class Settings:
         if self.trace is not None and self.results is None:
             found.append("traces are written beside the results file: --mtg-trace needs "
                          "--mtg-results")
+        unusable: set[Path] = set()  # output folders already reported: each said once
         for name, path in (("results", self.results), ("junit", self.junit)):
-            if path is not None:
-                reason = unwritable(path)
-                if reason:
-                    found.append(f"cannot write the {name} file {path}: {reason}")
+            if path is None or path.parent in unusable:
+                continue
+            reason = unwritable(path)
+            if reason is None:
+                continue
+            if path.parent.is_dir():
+                found.append(f"cannot write the {name} file {path}: {reason}")
+            else:
+                unusable.add(path.parent)
+                found.append(f"cannot write the results to {path.parent}: {reason}")
         return found
 
 
@@ -267,6 +278,8 @@ def unwritable(path: Path) -> str | None:
     The file itself is left as it is: a previous run's results stay until new ones replace
     them."""
     folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        return "it is a file, not a folder"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

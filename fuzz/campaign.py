@@ -253,7 +253,7 @@ class Campaign:
         return {
             "format": FORMAT,
             "version": VERSION,
-            "engine": {"name": info.name, "version": info.version},
+            "engine": {"name": info.name, "version": info.version, "spec": self.config.engine},
             "against": self.config.against,
             "edition": self.config.edition,
             "profile": self.profile.name,

@@ -165,9 +165,7 @@ def read_fuzz(path: Path) -> FuzzRun:
                     case=_case_text(path, item["case"], item["case_file"]),
                     trace=tuple(item["trace"]), engine=engine, edition=data["edition"],
                     seed=data["seed"],
-                    replay=shlex.join(["mtgconf", "fuzz", "replay",
-                                       str(path.parent / item["case_file"])])
-                    if item["case_file"] else "")
+                    replay=_replay(path, item["case_file"], data["engine"]))
         for item in data["findings"])
     return FuzzRun(path=path, engine=engine, against=data["against"], edition=data["edition"],
                    profile=data["profile"], seed=data["seed"], started=data["started"],
@@ -176,13 +174,38 @@ def read_fuzz(path: Path) -> FuzzRun:
                    findings=findings)
 
 
+def _case_path(path: Path, case_file: str) -> Path:
+    """Where a finding's case file is: absolute, or relative to the fuzz file; a fuzz run
+    given a relative --out wrote it relative to the folder it ran in (the fuzz file's
+    folder already in it), so that path is taken if it alone names a file."""
+    given = Path(case_file)
+    beside = path.parent / given
+    if given.is_absolute() or beside.exists() or not given.exists():
+        return beside
+    return given
+
+
+def _replay(path: Path, case_file: str | None, engine: Mapping[str, Any]) -> str:
+    """The command that replays a finding's case on the engine the fuzz run played: its
+    ``--engine`` as the fuzz file records it (``engine.spec``); a file without one names
+    ``ENGINE`` unless the engine is the reference engine."""
+    if not case_file:
+        return ""
+    command = ["mtgconf", "fuzz", "replay", str(_case_path(path, case_file))]
+    spec = engine.get("spec")
+    if spec is None:
+        reference = engine.get("name") == "mtg-conformance-reference"
+        return shlex.join(command) + ("" if reference else " --engine ENGINE")
+    return shlex.join(command + ([] if spec == "reference" else ["--engine", spec]))
+
+
 def _case_text(path: Path, case: Mapping[str, Any] | None, case_file: str | None) -> str:
     """A shrunk case as the YAML of a case file (a list of one case)."""
     if case is not None:
         return yaml.safe_dump([case], allow_unicode=True, sort_keys=False, width=100,
                               default_flow_style=None)
     if case_file:
-        shrunk = path.parent / case_file
+        shrunk = _case_path(path, case_file)
         try:
             return shrunk.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

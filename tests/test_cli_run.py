@@ -136,7 +136,7 @@ def test_run_with_a_bad_expectations_file(tmp_path, capsys):
     path.write_text("expectations:\n  no.such-case: {status: fail}\n")
     code, _, err = cli(capsys, "run", "--engine", CORRECT, "--expectations", str(path))
     assert code == 2
-    assert f"{path}: expectations.no.such-case: no case has this id" in err
+    assert f"{path}:2: expectations.no.such-case: no case has this id" in err
 
 
 @pytest.mark.parametrize(("engine", "code_words"), [

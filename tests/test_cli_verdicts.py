@@ -164,7 +164,8 @@ def test_an_unwritable_out_folder_is_found_before_any_case_runs(tmp_path, capsys
     blocker.write_text("a file where the folder should be")
     code, out, err = cli(capsys, "run", "--engine", CORRECT, "--out", str(blocker))
     assert code == ExitCode.USAGE
-    assert f"cannot write the results file {blocker / 'results.json'}" in err
+    assert f"cannot write the results to {blocker}: it is a file, not a folder" in err
+    assert err.count(str(blocker)) == 1  # once, not once per file of the run
     assert "engine:" not in out  # nothing started
 
     (tmp_path / "out2" / "results.json").mkdir(parents=True)
@@ -178,7 +179,8 @@ def test_the_plugin_checks_its_results_file_too(pytester):
     result = pytester.runpytest_subprocess("--mtg-engine", CORRECT,
                                            "--mtg-results=blocker.txt/results.json")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "cannot write the results file" in result.stderr.str()
+    assert "cannot write the results to" in result.stderr.str()
+    assert "it is a file, not a folder" in result.stderr.str()
     assert "Traceback" not in result.stderr.str() + result.stdout.str()
 
 

@@ -61,3 +61,8 @@ def test_the_docs_table_lists_only_records_outside_the_seeds(corpus):
     wrong = sorted(ref for ref in _doc_table()
                    if ref not in corpus or not corpus.get(ref).outside)
     assert wrong == []
+
+
+def test_the_reports_page_says_the_rule_pages_need_cjk_fonts():
+    text = " ".join((ROOT / "docs" / "reports.md").read_text(encoding="utf-8").split())
+    assert "fonts-noto-cjk" in text and "CJK fonts" in text

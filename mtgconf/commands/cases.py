@@ -74,8 +74,24 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
 
     listing = sub.add_parser("list", help="List the cases: id, editions, rules, summary")
     _paths(listing)
+    listing.add_argument("--rules", action="append", default=[], metavar="GLOB",
+                         help="Only cases citing a rule matching GLOB, e.g. cr2004:101.* or "
+                         "217.* (repeatable; as mtgconf run --rules)")
+    listing.add_argument("--engine", metavar="ENGINE",
+                         help="Only the cases this engine can run in an edition it declares "
+                         "(from its hello; nothing is run)")
     listing.add_argument("--json", action="store_true", help="Print JSON")
     listing.set_defaults(handler=_list)
+
+    show = sub.add_parser("show", help="Show one case: its file, rules and quotes, needs, "
+                          "steps", description="Print a case as its file has it, with what "
+                          "it cites (each rule's text or gist) and what an engine needs to "
+                          "run it.")
+    show.add_argument("case_id", metavar="ID", help="The case id (mtgconf cases list)")
+    show.add_argument("--cases", action="append", default=[], metavar="DIR", type=Path,
+                      help="Another folder of case files, besides the bundled ones "
+                      "(repeatable)")
+    show.set_defaults(handler=_show)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -86,14 +102,22 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def _paths(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="Case files or folders (default: the bundled cases)")
+    parser.add_argument("--bundled", action="store_true",
+                        help="With PATHs, the bundled cases too (ids must then be unique "
+                        "across both, as in a run with --cases)")
     parser.add_argument("--no-bundled", action="store_true",
-                        help="Leave out the bundled cases when PATHs are given")
+                        help="Only the PATHs (the default when PATHs are given; kept for "
+                        "older scripts)")
 
 
 def _dirs(args: argparse.Namespace) -> list[Path]:
+    """The PATHs alone; the bundled cases without PATHs, or with ``--bundled``."""
     from conformance.casefile import CASES_DIR
+    from mtgconf import UsageError
 
-    if args.paths and args.no_bundled:
+    if args.bundled and args.no_bundled:
+        raise UsageError("--bundled and --no-bundled contradict each other")
+    if args.paths and not args.bundled:
         return list(args.paths)
     return [CASES_DIR, *args.paths]
 
@@ -133,19 +157,69 @@ def _followed_handles(cases: list[Case]) -> list[Problem]:
 
 def _list(args: argparse.Namespace) -> int:
     from conformance import lint
+    from conformance.settings import matches_rules
 
     cases = lint.load_checked(_dirs(args))
     cases.raise_for_problems()
+    chosen = [c for c in cases.cases if matches_rules(c.rules, args.rules)]
+    if args.engine is not None:
+        runnable = _engine_report(args.engine, chosen, []).runs
+        chosen = [c for c in chosen if any(case == c.id for case, _ in runnable)]
     if args.json:
         json.dump([{"id": c.id, "editions": list(c.editions), "rules": list(c.rules),
                     "requires": sorted(c.needs), "summary": c.summary, "file": str(c.file),
-                    "line": c.line} for c in cases.cases], sys.stdout, ensure_ascii=False,
+                    "line": c.line} for c in chosen], sys.stdout, ensure_ascii=False,
                   indent=1)
         sys.stdout.write("\n")
         return ExitCode.OK
-    for case in cases.cases:
+    for case in chosen:
         print(f"{case.id:<44} {','.join(case.editions):<14} {' '.join(case.rules)}")
     return ExitCode.OK
+
+
+def _show(args: argparse.Namespace) -> int:
+    from conformance import lint
+    from conformance.casefile import CASES_DIR
+    from conformance.citation import citations_of
+    from conformance.expectations import suggestion
+    from mtgconf import UsageError
+    from spec.corpus import Corpus
+
+    cases = lint.load_checked([CASES_DIR, *args.cases])
+    cases.raise_for_problems()
+    case = cases.get(args.case_id)
+    if case is None:
+        raise UsageError(f"no case {args.case_id!r}{suggestion(args.case_id, cases.ids)}")
+    corpus = Corpus.load()
+    print(f"{case.id}  ({case.file}:{case.line})")
+    print(f"  {case.summary}")
+    print(f"  editions: {', '.join(case.editions)}")
+    print(f"  needs: {', '.join(sorted(case.needs)) or 'nothing beyond the protocol'}"
+          + (f"; cards {', '.join(sorted(case.cards))}" if case.cards else ""))
+    cited = citations_of(case, corpus)
+    print("  rules:")
+    for ref in case.rules:
+        rule = corpus.get(ref) if ref in corpus else None
+        print(f"    {ref}: {rule.gist if rule is not None else '(not in the corpus)'}")
+        if ref in cited["quotes"]:
+            print(f"      quote: {cited['quotes'][ref]}")
+        if ref in cited["terms"]:
+            print(f"      terms: {', '.join(cited['terms'][ref])}")
+        catches = case.catches_for(ref)
+        if catches:
+            print(f"      catches: {catches}")
+    print()
+    print(_source_of(case))
+    return ExitCode.OK
+
+
+def _source_of(case: Case) -> str:
+    """The case's own lines of its file: from its ``- id:`` line to the next case's."""
+    lines = Path(case.file).read_text(encoding="utf-8").splitlines()
+    start = (case.line or 1) - 1
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("- ")),
+               len(lines))
+    return "\n".join(lines[start:end]).rstrip()
 
 
 def _portability(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ import conformance
 from conformance import settings
 from conformance.exitcodes import ExitCode
 from mtgconf import Parser, UsageError
+from mtgconf.commands import run_selection
 from spec.editions import EDITIONS
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
     run.add_argument("--no-report", action="store_true",
                      help="Write no HTML report (by default the run writes the report to "
                      "report/ and the suite's coverage to coverage.json, beside results.json)")
+    run_selection.add_options(run)
     run.set_defaults(handler=_run)
 
 
@@ -225,10 +227,12 @@ def _run(args: argparse.Namespace) -> int:
     from conformance.expectations import Expectations
     from conformance.lint import load_checked
     from conformance.plugin import RunContext
+    from conformance.slowcases import SlowCases
+    from conformance.xdiststatus import XdistStatusOnce
 
     if args.no_bundled and not args.cases:
         raise UsageError("--no-bundled needs at least one --cases folder")
-    run = settings_of(args)
+    run = run_selection.narrowed(settings_of(args), args, args.out)
     problems = run.problems()
     if problems:
         raise UsageError("; ".join(problems))
@@ -241,7 +245,8 @@ def _run(args: argparse.Namespace) -> int:
     if not _selected(cases.cases, run):
         raise UsageError("no case matches --rules/--case/--edition "
                          f"({', '.join([*run.rules, *run.case_ids]) or 'any case'}, "
-                         f"{args.edition or 'all'})")
+                         f"{args.edition or 'all'})"
+                         + run_selection.no_case_hint(run.case_ids, cases.ids))
 
     began = time.perf_counter()
     session = start_engine(args.engine, validate=run.validate)
@@ -264,6 +269,10 @@ def _run(args: argparse.Namespace) -> int:
     for problem in info.unknown():
         print(f"warning: {args.engine.text} declared {problem}: the harness does not know it",
               file=sys.stderr)
+    if args.list_only:
+        session.close()
+        print("\n".join(run_selection.listing(selected, run, info, _relative)))
+        return ExitCode.OK
     sys.stdout.flush()
 
     jobs: str | None = args.jobs
@@ -277,7 +286,7 @@ def _run(args: argparse.Namespace) -> int:
         "-c", str(RUN_INI), f"--rootdir={CONFORMANCE_DIR}", "-p", "no:cacheprovider",
         "--no-header", "--no-summary", "-rN", "--assert=plain", "-p", "no:hypothesispytest",
         "-v" if args.verbose else "-q",
-        *run.pytest_args(),
+        *run.pytest_args(), *run_selection.exit_first(args),
     ]
     if jobs != "0":
         argv += ["-n", jobs]
@@ -286,7 +295,8 @@ def _run(args: argparse.Namespace) -> int:
     context = RunContext(settings=run, cases=cases, expectations=expectations,
                          sessions={args.engine.text: session})
     try:
-        code = pytest.main(argv, plugins=[context])
+        code = pytest.main(argv, plugins=[context, SlowCases(case_timeout=run.case_timeout),
+                                          XdistStatusOnce()])
     finally:
         session.close()  # if the plugin did not take it over
     if context.engine_failure is not None:
