@@ -8,7 +8,7 @@ raises ``EngineRejected`` for a typed error. Callers get plain results or a ``Ca
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance import observed
 from conformance.errors import EngineRejected, EngineTimedOut, InvalidResponse
@@ -23,6 +23,9 @@ from conformance.protocol import (
 from conformance.schemas import ProtocolValidator
 from conformance.transports import Transport
 
+if TYPE_CHECKING:
+    from conformance.trace import Tape
+
 
 class EngineClient:
     def __init__(self, transport: Transport, *, validate: bool = False) -> None:
@@ -34,6 +37,10 @@ class EngineClient:
         #: seconds spent waiting on the transport, summed over calls (``mtgconf bench``'s
         #: harness overhead): one perf_counter pair per call is all it costs
         self.engine_seconds = 0.0
+        #: the case's trace, when one is kept (``conformance.trace``)
+        self.tape: Tape | None = None
+        #: the last observation the engine gave (what a failed check shows beside its path)
+        self.last_observation: dict[str, Any] | None = None
 
     def call(self, command: Command, *, timeout: float | None = None) -> dict[str, Any]:
         message = {"id": self._next_id, "command": command.name, "args": command.args()}
@@ -41,9 +48,21 @@ class EngineClient:
         if self.validator is not None:
             self.validator.check_request(message)
         limit = timeout if timeout is not None else self._remaining(command.name)
+        tape = self.tape
+        if tape is not None:
+            tape.watch(self.transport)
+            tape.sent(message)
         started = time.perf_counter()
-        response = self.transport.exchange(message, limit)
-        self.engine_seconds += time.perf_counter() - started
+        try:
+            response = self.transport.exchange(message, limit)
+        except Exception as exc:
+            if tape is not None:
+                tape.failed(exc)
+            raise
+        took = time.perf_counter() - started
+        self.engine_seconds += took
+        if tape is not None:
+            tape.received(response, took)
         if response.get("id") != message["id"]:
             raise InvalidResponse(f"the response to {command.name} (id {message['id']}) has id "
                                   f"{response.get('id')!r}")
@@ -89,7 +108,8 @@ class EngineClient:
         observation = self.call(Observe(player)).get("observation")
         if not isinstance(observation, dict):
             raise InvalidResponse("the observe result has no observation object")
-        return observed.normalise(observation)
+        self.last_observation = observed.normalise(observation)
+        return self.last_observation
 
     def events(self) -> list[dict[str, Any]]:
         return _list(self.call(Events()), "events", "events")
