@@ -58,6 +58,7 @@ class InProcessTransport:
         self.attr = attr
         self.engine: Any = None
         self._fresh_json = False
+        self._call_of = self._calls()  # the engine is looked up at each call
         # Tracebacks of the engine's own exceptions stand in for a process's stderr.
         self._stderr = ""
         self._written = 0
@@ -97,9 +98,13 @@ class InProcessTransport:
 
     def exchange(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         command, args = message["command"], message["args"]
-        call = self._calls().get(command)
+        call = self._call_of.get(command)
         if call is None:
             return _error(message, protocol.BAD_REQUEST, f"unknown command {command!r}")
+        if args:
+            # The engine gets its own copy, as a process would: the harness's request (an
+            # action it keeps in a trace) never shares a value an engine might change.
+            args = _copied(args)
         try:
             with deadline(timeout):
                 result = call(args)
@@ -127,16 +132,16 @@ class InProcessTransport:
         return {"id": message["id"], "result": result}
 
     def _calls(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
-        engine = self.engine
+        # Built once; each call looks the engine up (a killed transport has none).
         return {
-            "hello": lambda a: engine.hello(a["protocol"]),
-            "new_game": lambda a: _handles(engine.new_game(a["edition"], a["setup"])),
-            "legal_actions": lambda a: {"actions": engine.legal_actions()},
-            "perform": lambda a: (engine.perform(a["action"]), {})[1],
-            "observe": lambda a: {"observation": engine.observe(a["player"])
-                                  if "player" in a else engine.observe()},
-            "events": lambda a: {"events": engine.events()},
-            "bye": lambda a: (engine.close(), {})[1],
+            "hello": lambda a: self.engine.hello(a["protocol"]),
+            "new_game": lambda a: _handles(self.engine.new_game(a["edition"], a["setup"])),
+            "legal_actions": lambda a: {"actions": self.engine.legal_actions()},
+            "perform": lambda a: (self.engine.perform(a["action"]), {})[1],
+            "observe": lambda a: {"observation": self.engine.observe(a["player"])
+                                  if "player" in a else self.engine.observe()},
+            "events": lambda a: {"events": self.engine.events()},
+            "bye": lambda a: (self.engine.close(), {})[1],
         }
 
     def _write(self, text: str) -> None:
@@ -160,6 +165,17 @@ class InProcessTransport:
                 engine.close()
             except Exception as exc:
                 self._write(_format_exception(exc))
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON value (dicts and lists copied, the rest shared: immutable), at half
+    the cost of ``copy.deepcopy`` and of a trip through JSON."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    return value
 
 
 def _handles(value: Any) -> Any:
