@@ -188,21 +188,20 @@ class Play:
         """Give each shown object without a handle one, named by a path that selects it in
         this observation: ``battlefield[card=Soldier][1]``."""
         binds: dict[str, str] = {}
-        seen: dict[tuple[str, str | None, Any], int] = {}
         handles = self.game.handles
-        for zone, owner, obj in ob.objects(self.observation):
-            if obj.get("id") is None:
-                continue
-            key = (zone, owner, obj.get("card"))
-            index = seen.get(key, 0)
-            seen[key] = index + 1
-            if handles.handle_for(obj) is not None:
-                continue
-            self._bound += 1
-            handle = f"x{self._bound:02d}"
-            where = f"players.{owner}.{zone}" if owner is not None else zone
-            binds[handle] = f"{where}[card={obj.get('card')}][{index}]"
-            handles.bind(handle, obj)
+        for zone, owner, shown in ob.zones(self.observation):
+            for position, obj in enumerate(shown):
+                if obj.get("id") is None or handles.handle_for(obj) is not None:
+                    continue  # nearly every object, every step: nothing more is asked of it
+                # Its place among the zone's objects of its card that have an id.
+                card = obj.get("card")
+                index = sum(1 for other in shown[:position]
+                            if other.get("id") is not None and other.get("card") == card)
+                self._bound += 1
+                handle = f"x{self._bound:02d}"
+                where = f"players.{owner}.{zone}" if owner is not None else zone
+                binds[handle] = f"{where}[card={card}][{index}]"
+                handles.bind(handle, obj)
         # Triggered abilities waiting to be put on the stack in an order: ids of the engine's
         # own, in no object's namespace; named afresh at each such decision.
         self.trigger_of = {}
