@@ -34,6 +34,14 @@ class EngineClient:
         #: seconds spent waiting on the transport, summed over calls (``mtgconf bench``'s
         #: harness overhead): one perf_counter pair per call is all it costs
         self.engine_seconds = 0.0
+        #: protocol 1.2, observe.with_perform: each perform asks for the observation after it
+        #: (and, with ``combine_events``, the events) in its answer, which the next observe
+        #: (and events) then give without a call (set by the session after hello)
+        self.combine = False
+        self.combine_events = False
+        self._after: dict[str, Any] | None = None  # the observation a perform answered with
+        self._events: list[Any] = []  # events perform answers carried, not yet taken
+        self._events_current = False  # nothing happened since the last answer's events
 
     def call(self, command: Command, *, timeout: float | None = None) -> dict[str, Any]:
         message = {"id": self._next_id, "command": command.name, "args": command.args()}
@@ -71,6 +79,7 @@ class EngineClient:
         return left
 
     def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        self._forget()
         handles = self.call(NewGame(edition, setup)).get("handles")
         if not isinstance(handles, dict):
             raise InvalidResponse("the new_game result has no handles object")
@@ -80,19 +89,44 @@ class EngineClient:
         return _list(self.call(LegalActions()), "actions", "legal_actions")
 
     def perform(self, action: dict[str, Any]) -> None:
-        self.call(Perform(action))
+        if not self.combine:
+            self.call(Perform(action))
+            return
+        self._after, self._events_current = None, False
+        events = self.combine_events or None
+        result = self.call(Perform(action, observe=True, events=events))
+        # An answer without them is the engine's fault: the next calls ask instead.
+        observation = result.get("observation")
+        if isinstance(observation, dict):
+            self._after = observed.normalise(observation)
+        if events:
+            self._events.extend(_list(result, "events", "perform"))
+            self._events_current = True
 
     def observe(self, player: str | None = None) -> dict[str, Any]:
         """The observation, with its type words spelt as the cards print them (the one place
         where observations enter the harness: the runner's checks and the fuzzer's invariants
-        read one spelling, ``observed.normalise``)."""
+        read one spelling, ``observed.normalise``). The one a perform answered with, if nothing
+        happened since, is given once without a call."""
+        if player is None and self._after is not None:
+            after, self._after = self._after, None
+            return after
         observation = self.call(Observe(player)).get("observation")
         if not isinstance(observation, dict):
             raise InvalidResponse("the observe result has no observation object")
         return observed.normalise(observation)
 
     def events(self) -> list[dict[str, Any]]:
-        return _list(self.call(Events()), "events", "events")
+        """The events since the last call (those perform answers carried first)."""
+        taken, self._events = self._events, []
+        if self._events_current:
+            self._events_current = False
+            return taken
+        return taken + _list(self.call(Events()), "events", "events")
+
+    def _forget(self) -> None:
+        """A new game: what the last one's answers carried is of no use any more."""
+        self._after, self._events, self._events_current = None, [], False
 
 
 def _list(result: dict[str, Any], key: str, command: str) -> list[Any]:

@@ -19,11 +19,14 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from conformance import __version__
 
-VERSION = 1.1
+VERSION = 1.2
 #: Protocol versions the harness speaks: 1.1 adds payment forms, finer capabilities, seeded
 #: starts with ordered decks, stand-in card lists per edition and object incarnations; a 1.0
 #: engine still works (it is taken to have what 1.0 made compulsory: ``LEGACY_IMPLIED``).
-VERSIONS = (1, 1.1)
+VERSIONS = (1, 1.1, 1.2)
+#: 1.2, fewer round trips: ``perform`` may answer with the observation after the action and
+#: the events (``WITH_PERFORM``, an option the engine declares).
+WITH_PERFORM = "observe.with_perform"
 HARNESS = f"mtg-conformance {__version__}"
 PLAYERS = ("A", "B")
 
@@ -77,6 +80,9 @@ CAPABILITIES: dict[str, str] = {
     "observe.library": "a full observation names the cards of the libraries, top first",
     "observe.incarnation": "an object keeps its id across zone changes and carries an "
                            "incarnation that changes instead",
+    # ---- protocol 1.2: fewer round trips ----
+    WITH_PERFORM: "perform takes observe: true (and, with observe.events, events: true) and "
+                  "answers with the observation after the action (and the events) besides",
 }
 
 #: Names that were capabilities of protocol 1.1 and are rules now: every engine lets a player
@@ -271,6 +277,9 @@ class LegalActions(Command):
 @dataclass(frozen=True)
 class Perform(Command):
     action: dict[str, Any]
+    # protocol 1.2, observe.with_perform: what the answer carries besides (None: not asked)
+    observe: bool | None = None
+    events: bool | None = None
 
 
 @dataclass(frozen=True)

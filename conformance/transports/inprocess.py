@@ -52,6 +52,8 @@ def deadline(seconds: float | None) -> Iterator[None]:
 class InProcessTransport:
     """Drives an instance of ``module.attr`` (``py:module:attr``)."""
 
+    remote = False
+
     def __init__(self, engine: str, module: str, attr: str) -> None:
         self.engine_label = engine
         self.module = module
@@ -106,8 +108,11 @@ class InProcessTransport:
             # action it keeps in a trace) never shares a value an engine might change.
             args = _copied(args)
         try:
-            with deadline(timeout):
-                result = call(args)
+            if timeout is None:
+                result = call(args)  # no limit: not even the context manager's cost
+            else:
+                with deadline(timeout):
+                    result = call(args)
         except _Expired:
             raise EngineTimedOut(f"{command} did not return within {timeout:.3g}s",
                                  seconds=timeout or 0.0) from None
@@ -137,12 +142,23 @@ class InProcessTransport:
             "hello": lambda a: self.engine.hello(a["protocol"]),
             "new_game": lambda a: _handles(self.engine.new_game(a["edition"], a["setup"])),
             "legal_actions": lambda a: {"actions": self.engine.legal_actions()},
-            "perform": lambda a: (self.engine.perform(a["action"]), {})[1],
+            "perform": self._perform,
             "observe": lambda a: {"observation": self.engine.observe(a["player"])
                                   if "player" in a else self.engine.observe()},
             "events": lambda a: {"events": self.engine.events()},
             "bye": lambda a: (self.engine.close(), {})[1],
         }
+
+    def _perform(self, args: dict[str, Any]) -> dict[str, Any]:
+        # Protocol 1.2's observe.with_perform, for any engine in this process: its own calls,
+        # made here (the Python protocol's perform takes the action alone).
+        self.engine.perform(args["action"])
+        result: dict[str, Any] = {}
+        if args.get("observe"):
+            result["observation"] = self.engine.observe()
+        if args.get("events"):
+            result["events"] = self.engine.events()
+        return result
 
     def _write(self, text: str) -> None:
         self._stderr = (self._stderr + text)[-8192:]
