@@ -42,6 +42,11 @@ class EngineClient:
         self._after: dict[str, Any] | None = None  # the observation a perform answered with
         self._events: list[Any] = []  # events perform answers carried, not yet taken
         self._events_current = False  # nothing happened since the last answer's events
+        # Asked for only while the caller takes them: a caller that performs action after
+        # action without looking (``mtgconf bench``'s play) would pay for observations it
+        # never reads. Asking again when it looks right after a perform.
+        self._want_after = self._want_events = True
+        self._just_performed = False
 
     def call(self, command: Command, *, timeout: float | None = None) -> dict[str, Any]:
         message = {"id": self._next_id, "command": command.name, "args": command.args()}
@@ -92,11 +97,17 @@ class EngineClient:
         if not self.combine:
             self.call(Perform(action))
             return
-        self._after, self._events_current = None, False
-        events = self.combine_events or None
-        result = self.call(Perform(action, observe=True, events=events))
+        if self._after is not None:
+            self._want_after = False  # the last one was not looked at
+        if self._events_current:
+            self._want_events = False
+        self._after, self._events_current, self._just_performed = None, False, False
+        observe = self._want_after or None
+        events = (self.combine_events and self._want_events) or None
+        result = self.call(Perform(action, observe=observe, events=events))
+        self._just_performed = True
         # An answer without them is the engine's fault: the next calls ask instead.
-        observation = result.get("observation")
+        observation = result.get("observation") if observe else None
         if isinstance(observation, dict):
             self._after = observed.normalise(observation)
         if events:
@@ -108,9 +119,13 @@ class EngineClient:
         where observations enter the harness: the runner's checks and the fuzzer's invariants
         read one spelling, ``observed.normalise``). The one a perform answered with, if nothing
         happened since, is given once without a call."""
-        if player is None and self._after is not None:
-            after, self._after = self._after, None
-            return after
+        if player is None:
+            if self._after is not None:
+                after, self._after = self._after, None
+                return after
+            if self._just_performed:
+                self._want_after = True
+        self._just_performed = False
         observation = self.call(Observe(player)).get("observation")
         if not isinstance(observation, dict):
             raise InvalidResponse("the observe result has no observation object")
@@ -122,11 +137,15 @@ class EngineClient:
         if self._events_current:
             self._events_current = False
             return taken
+        if self._just_performed:
+            self._want_events = True
+        self._just_performed = False
         return taken + _list(self.call(Events()), "events", "events")
 
     def _forget(self) -> None:
         """A new game: what the last one's answers carried is of no use any more."""
         self._after, self._events, self._events_current = None, [], False
+        self._just_performed = False
 
 
 def _list(result: dict[str, Any], key: str, command: str) -> list[Any]:
