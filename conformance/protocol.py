@@ -222,6 +222,24 @@ class EngineInfo:
         }
 
 
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON value: its objects and arrays copied, the rest (immutable) shared; at
+    half the cost of ``copy.deepcopy`` and of a trip through JSON, for the copies made at
+    every step (an action handed to an engine, kept in a trace).
+
+    >>> action = {"action": "cast", "targets": [{"object": 3}]}
+    >>> copied = copy_json(action)
+    >>> copied == action, copied["targets"][0] is action["targets"][0]
+    (True, False)
+    """
+    kind = type(value)
+    if kind is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [copy_json(v) for v in value]
+    return value
+
+
 def _did_you_mean(word: str, known: Any) -> str:
     close = difflib.get_close_matches(word, list(known), n=1)
     return f" (did you mean {close[0]}?)" if close else ""

@@ -19,7 +19,7 @@ from conformance.client import EngineClient
 from conformance.driver import GameDriver, Rejected
 from conformance.errors import CallFailed, EngineRejected
 from conformance.needs import Payment
-from conformance.protocol import ILLEGAL_SETUP, EngineInfo
+from conformance.protocol import ILLEGAL_SETUP, EngineInfo, copy_json
 from fuzz import observations as ob
 from fuzz.invariants import Transition
 
@@ -131,7 +131,7 @@ class Play:
         named = self.name(action)
         assert self.trace is not None
         try:
-            played = self.game.act(copy.deepcopy(action), listed=listed, legal=legal)
+            played = self.game.act(copy_json(action), listed=listed, legal=legal)
         except EngineRejected as exc:
             self.trace.steps.append(TraceStep(action, str(exc), listed, named))
             raise
@@ -224,7 +224,7 @@ class Play:
         """The action as a case writes it: objects named by handle, targets as handles or
         players; None if an object has no handle. ``pay_with: auto`` stays for ``act`` to
         replace with the sources the engine tapped."""
-        named = copy.deepcopy(action)
+        named: dict[str, Any] = copy_json(action)
         for key in (*OBJECT_FIELDS, *OBJECT_LISTS):
             if key in named and key != "choice":
                 named[key] = self._named(named[key])
@@ -270,7 +270,7 @@ class Play:
         """A case's action (objects by handle) in this engine's ids, as the harness translates
         it (an id that is no handle kept as it is); its ``pay_with`` still names sources
         (``redo`` pays)."""
-        return self.game.translate(copy.deepcopy(named), self.observation, keep_ids=True)
+        return self.game.translate(copy_json(named), self.observation, keep_ids=True)
 
     def _taps_itself(self, before: dict[str, Any], action: dict[str, Any]) -> bool:
         """An activation whose cost (as its card's text shows it) holds {T}."""

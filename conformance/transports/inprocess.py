@@ -106,7 +106,7 @@ class InProcessTransport:
         if args:
             # The engine gets its own copy, as a process would: the harness's request (an
             # action it keeps in a trace) never shares a value an engine might change.
-            args = _copied(args)
+            args = protocol.copy_json(args)
         try:
             if timeout is None:
                 result = call(args)  # no limit: not even the context manager's cost
@@ -181,17 +181,6 @@ class InProcessTransport:
                 engine.close()
             except Exception as exc:
                 self._write(_format_exception(exc))
-
-
-def _copied(value: Any) -> Any:
-    """A copy of a JSON value (dicts and lists copied, the rest shared: immutable), at half
-    the cost of ``copy.deepcopy`` and of a trip through JSON."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if kind is list:
-        return [_copied(v) for v in value]
-    return value
 
 
 def _handles(value: Any) -> Any:

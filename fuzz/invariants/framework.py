@@ -179,11 +179,34 @@ def check_all(transition: Transition, chosen: Iterable[Invariant] | None = None,
     """Every violation of the chosen invariants (default: all) in one step; ``checked``
     counts, per invariant, the steps it applied to."""
     found: list[Violation] = []
-    for item in chosen if chosen is not None else INVARIANTS.values():
-        if item.applies(transition):
-            if checked is not None:
-                checked[item.id] += 1
-            found.extend(item.violations(transition))
+    for item in _applying(transition, chosen):
+        if checked is not None:
+            checked[item.id] += 1
+        # ``Invariant.violations`` inlined: run for every invariant at every step, and most
+        # checks yield nothing.
+        for violation in item.check(transition):
+            found.append(Violation(item.id, item.rules, violation)
+                         if isinstance(violation, str) else violation)
+    return found
+
+
+#: the invariants of a choice that apply to a kind of step, by the choice (a tuple) and what
+#: ``Invariant.applies`` reads of the step
+_APPLYING: dict[tuple[tuple[Invariant, ...], str, frozenset[str], bool],
+                tuple[Invariant, ...]] = {}
+
+
+def _applying(transition: Transition, chosen: Iterable[Invariant] | None
+              ) -> tuple[Invariant, ...]:
+    """``chosen``'s invariants (default: all) that apply to ``transition``; worked out once
+    per kind of step when ``chosen`` is a tuple (the fuzzer's, the same every step)."""
+    if not isinstance(chosen, tuple):
+        items = chosen if chosen is not None else INVARIANTS.values()
+        return tuple(item for item in items if item.applies(transition))
+    key = (chosen, transition.edition, transition.capabilities, transition.refused is None)
+    found = _APPLYING.get(key)
+    if found is None:
+        found = _APPLYING[key] = tuple(i for i in chosen if i.applies(transition))
     return found
 
 
