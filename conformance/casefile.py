@@ -422,7 +422,8 @@ def _check_action(action: dict[str, Any], cards: frozenset[str],
     for key in ("targets", "order"):
         for i, ref in enumerate(action.get(key, ())):
             refs.append((ref, (key, i), key == "targets"))
-    for i, entry in enumerate(action.get("pay_with") or ()):
+    sources = action.get("pay_with")
+    for i, entry in enumerate(sources if isinstance(sources, list) else ()):
         ref = entry.get("card") if isinstance(entry, dict) else entry
         refs.append((ref, ("pay_with", i), False))
     for ref, at, may_be_player in refs:

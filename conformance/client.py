@@ -8,7 +8,7 @@ raises ``EngineRejected`` for a typed error. Callers get plain results or a ``Ca
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance import observed
 from conformance.errors import EngineRejected, EngineTimedOut, InvalidResponse
@@ -22,6 +22,9 @@ from conformance.protocol import (
 )
 from conformance.schemas import ProtocolValidator
 from conformance.transports import Transport
+
+if TYPE_CHECKING:
+    from conformance.trace import Tape
 
 
 class EngineClient:
@@ -47,6 +50,10 @@ class EngineClient:
         # never reads. Asking again when it looks right after a perform.
         self._want_after = self._want_events = True
         self._just_performed = False
+        #: the case's trace, when one is kept (``conformance.trace``)
+        self.tape: Tape | None = None
+        #: the last observation the engine gave (what a failed check shows beside its path)
+        self.last_observation: dict[str, Any] | None = None
 
     def call(self, command: Command, *, timeout: float | None = None) -> dict[str, Any]:
         message = {"id": self._next_id, "command": command.name, "args": command.args()}
@@ -54,9 +61,21 @@ class EngineClient:
         if self.validator is not None:
             self.validator.check_request(message)
         limit = timeout if timeout is not None else self._remaining(command.name)
+        tape = self.tape
+        if tape is not None:
+            tape.watch(self.transport)
+            tape.sent(message)
         started = time.perf_counter()
-        response = self.transport.exchange(message, limit)
-        self.engine_seconds += time.perf_counter() - started
+        try:
+            response = self.transport.exchange(message, limit)
+        except Exception as exc:
+            if tape is not None:
+                tape.failed(exc)
+            raise
+        took = time.perf_counter() - started
+        self.engine_seconds += took
+        if tape is not None:
+            tape.received(response, took)
         if response.get("id") != message["id"]:
             raise InvalidResponse(f"the response to {command.name} (id {message['id']}) has id "
                                   f"{response.get('id')!r}")
@@ -122,6 +141,7 @@ class EngineClient:
         if player is None:
             if self._after is not None:
                 after, self._after = self._after, None
+                self.last_observation = after
                 return after
             if self._just_performed:
                 self._want_after = True
@@ -129,7 +149,8 @@ class EngineClient:
         observation = self.call(Observe(player)).get("observation")
         if not isinstance(observation, dict):
             raise InvalidResponse("the observe result has no observation object")
-        return observed.normalise(observation)
+        self.last_observation = observed.normalise(observation)
+        return self.last_observation
 
     def events(self) -> list[dict[str, Any]]:
         """The events since the last call (those perform answers carried first)."""

@@ -33,6 +33,7 @@ from conformance.resultsfile import Record, Results
 from conformance.runner import RunOptions, run_case
 from conformance.session import EngineSession
 from conformance.settings import Settings
+from conformance.trace import Tape
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
@@ -114,6 +115,21 @@ class MtgPlugin:
             return None
         engine = parts[-3] if len(parts) >= 4 else self.settings.engines[0].text
         return case.id, parts[-2], engine, list(case.rules), str(case.file), case.line
+
+    def keep_trace(self, tape: Tape, record: Record) -> Record:
+        """Write the case run's trace beside the results file; the record, linking it."""
+        from dataclasses import replace
+
+        from conformance import trace
+
+        results = self.settings.results
+        if results is None:
+            return record
+        relative = trace.relative_path(record.case_id, record.edition,
+                                       record.engine if len(self.engines) > 1 else None)
+        tape.ended(record.status, record.message)
+        tape.write(results.parent / relative)
+        return replace(record, detail={**record.detail, "trace": relative})
 
     # ---- engines ----
 
@@ -199,6 +215,10 @@ class MtgPlugin:
         if self.recorder is not None:
             self.recorder.settings = self.settings
             self.recorder.open_stream()
+        if self.settings.results is not None:
+            from conformance import trace
+
+            trace.clear(self.settings.results.parent)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
@@ -359,9 +379,11 @@ class CaseItem(pytest.Item):
         plugin = _plugin(self.config)
         started = time.perf_counter()
         session = plugin.session(self.engine)
-        outcomes = [run_case(self.case, self.edition, session, plugin.options)]
+        tape = Tape(self.case.id, self.edition, self.engine) if plugin.settings.trace else None
+        outcomes = [run_case(self.case, self.edition, session, plugin.options, tape=tape)]
         while len(outcomes) < plugin.settings.repeat and outcomes[0].status != "skip":
-            outcomes.append(run_case(self.case, self.edition, session, plugin.options))
+            outcomes.append(run_case(self.case, self.edition, session, plugin.options,
+                                     tape=tape))
         outcome = kinds.repeated(outcomes)
         expectation = plugin.expectations.lookup(self.case.id, self.edition) \
             if plugin.expectations is not None else None
@@ -370,6 +392,9 @@ class CaseItem(pytest.Item):
                                rules=self.case.rules, engine=self.engine, result=result,
                                duration=time.perf_counter() - started, file=str(self.case.file),
                                line=self.case.line)
+        if tape is not None and tape.runs and (
+                plugin.settings.trace == "all" or kinds.is_unexpected(result)):
+            record = plugin.keep_trace(tape, record)
         # The record's JSON form: what travels with the report (from an xdist worker too).
         self.mtg_result = record.to_dict()
         if result.status == "skip":
@@ -402,6 +427,8 @@ def describe(record: Record) -> str:
     if "line" in detail:
         lines.append(f"  step at line {detail['line']}")
     lines.append(f"  rules: {', '.join(record.rules)}")
+    if "trace" in detail:
+        lines.append(f"  trace: {detail['trace']} (beside the results file)")
     stderr = str(detail.get("stderr", "")).strip()
     if stderr:
         lines.append("  engine stderr (last lines):")

@@ -44,17 +44,29 @@ CARD_PROPERTIES = frozenset({"types", "supertypes", "subtypes", "colors", "mana_
 def lint(cases: CaseSet, corpus: Corpus | None = None) -> list[Problem]:
     corpus = corpus or Corpus.load()
     problems: list[Problem] = []
-    checked: set[str] = set()
+    expansions: dict[str, list[Case]] = {}
     for case in cases.cases:
-        # Expansions of one case share rules and quote: check them once.
-        if case.base_id in checked:
-            continue
-        checked.add(case.base_id)
-        problems.extend(lint_case(case, corpus))
+        expansions.setdefault(case.base_id, []).append(case)
+    for group in expansions.values():
+        # Each expansion is linted with its own editions, setup and steps (a params entry
+        # may restrict the editions and change the cards); the rules and quotes they share
+        # are reported once. A rule is of an edition the case does not run under only if no
+        # expansion runs under it.
+        editions = tuple(dict.fromkeys(e for case in group for e in case.editions))
+        seen: set[tuple[str, str | None, str]] = set()
+        for case in group:
+            for problem in lint_case(case, corpus, editions):
+                key = (problem.message, problem.field, problem.severity)
+                if key not in seen:
+                    seen.add(key)
+                    problems.append(problem)
     return problems
 
 
-def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
+def lint_case(case: Case, corpus: Corpus,
+              case_editions: tuple[str, ...] | None = None) -> list[Problem]:
+    """The problems of one case (one expansion of a params case); ``case_editions``: the
+    editions any expansion of it runs under (default: this one's)."""
     problems: list[Problem] = []
 
     def report(message: str, field: str, severity: str = "error") -> None:
@@ -81,7 +93,7 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
         if not rule.is_testable:
             why = rule.testability.get("reason") or rule.testability_class
             report(f"{ref} is not testable by an engine ({why})", "rules", "warning")
-        if rule.edition not in case.editions:
+        if rule.edition not in (case_editions or case.editions):
             report(f"{ref} is a rule of {rule.edition}, which the case does not run under",
                    "editions", "warning")
     if isinstance(case.quote, dict):
@@ -193,7 +205,7 @@ def _unpayable_illegal(case: Case) -> list[tuple[str, str]]:
         action = step.value if step.kind in ("do", "expect_illegal") else None
         if not isinstance(action, dict) or action.get("action") not in ("cast", "activate"):
             continue
-        card = card_of(action.get("card"), case.handle_cards)
+        card = card_of(action.get("card"), case.handle_cards, case.editions)
         if action["action"] == "activate" and is_mana_ability(card, action.get("ability")):
             pools[action.get("player")] = True
             continue

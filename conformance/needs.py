@@ -9,7 +9,7 @@ that this module derives, so that a case asks for no more than it uses and never
   attached, stolen or token permanents;
 * the steps: a player's view (``observe.view``), the stack (``observe.stack``), the cards of
   a library beyond its count (``observe.library``), mulligans, paying from the pool
-  (``pay.pool``);
+  (``pay.pool``), leaving the sources to the engine (``pay_with: auto``, ``pay.auto``);
 * payment: an action that names its mana sources (``pay_with``) runs on any engine that can
   pay from them in one of the protocol's forms (``Payment``).
 
@@ -24,7 +24,7 @@ them fails it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,7 @@ DERIVED = frozenset({
     "setup.sideboard", "setup.tapped", "setup.sick", "setup.damage", "setup.counters",
     "setup.attachments", "setup.controller", "setup.tokens", "setup.combat",
     "setup.lands_played",
-    "setup.hand_size", "pay.pool", "actions.mulligan",
+    "setup.hand_size", "pay.pool", "pay.auto", "actions.mulligan",
     "observe.stack", "observe.view", "observe.library",
 })
 _MULLIGAN_WORDS = ("mulligan", "bottom")
@@ -111,7 +111,9 @@ def derive(setup: Mapping[str, Any], steps: Iterable[Any],
             card = card_of(action.get("card"), handle_cards)
             if kind == "activate" and is_mana_ability(card, action.get("ability")):
                 continue  # a rule every engine follows (protocol.RETIRED): it needs nothing
-            if action.get("pay_with") is not None:
+            if action.get("pay_with") == "auto":
+                found.add("pay.auto")  # the engine chooses: no sources to pay in another form
+            elif action.get("pay_with") is not None:
                 illegal = step.kind == "expect_illegal" or (payment is not None
                                                            and payment.illegal)
                 triggering = any(_triggers_for_mana(card_of(source, handle_cards))
@@ -238,8 +240,10 @@ def rule_action(action: Mapping[str, Any], handle_cards: Mapping[str, str]) -> s
     return None
 
 
-def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
-    """The card data of an action's object (a handle or a card name), in any edition."""
+def card_of(ref: Any, handle_cards: Mapping[str, str],
+            editions: Sequence[str] = ()) -> CardData | None:
+    """The card data of an action's object (a handle or a card name): of the first of
+    ``editions`` that has the card, else of any edition."""
     name = handle_cards.get(ref, ref) if isinstance(ref, str) else None
     if name is None:
         return None
@@ -247,7 +251,9 @@ def card_of(ref: Any, handle_cards: Mapping[str, str]) -> CardData | None:
     if token is not None:
         cls = standins().get(token)
         name = cls.cards[0] if cls is not None else None
-    for cards in default_pool().cards.values():
+    pool = default_pool().cards
+    for edition in (*editions, *pool):
+        cards = pool.get(edition, {})
         if name in cards:
             return cards[name]
     return None

@@ -45,6 +45,8 @@ class Failed:
     observed: Any = None
     line: int | None = None
     stderr: str = ""
+    #: the last observation the engine gave before the check failed (the whole game there)
+    observation: Any = None
     status: ClassVar[str] = "fail"
 
     @property
@@ -59,6 +61,8 @@ class Failed:
             out.update(path=self.path, expected=self.expected, observed=self.observed)
         if self.stderr:
             out["stderr"] = self.stderr
+        if self.observation is not None:
+            out["observation"] = self.observation
         return out
 
 

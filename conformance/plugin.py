@@ -106,9 +106,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Run each case N times, in fresh games; a case whose runs end differently is "
              "flaky [1]")
     group.addoption(
+        "--mtg-trace", dest="mtg_trace", default=None, metavar="KEEP", nargs="?",
+        const="unexpected", type=_trace_keep,
+        help="Keep each case run's exchange with the engine (requests, responses, stderr, "
+             "timings) as JSON lines in traces/ beside --mtg-results: of every unexpected "
+             "result, or of all that ran [unexpected]")
+    group.addoption(
         "--mtg-min-run", dest="mtg_min_run", default=None, metavar="N|P%", type=MinRun.parse,
         help="Fail the session unless at least N case runs (or P%% of those selected) ran "
              "rather than being skipped")
+
+
+def _trace_keep(value: str) -> str:
+    from conformance.trace import keep
+
+    return keep(value)
 
 
 def _active(option: Any) -> bool:

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from spec.corpus import Corpus
 
 __all__ = ["FORMAT", "READS", "STATUSES", "UNEXPECTED", "VERSION", "Record", "Results",
-           "by_rule", "counts", "now", "rerun_command", "rule_sort_key", "section_title"]
+           "by_rule", "counts", "now", "rerun_command", "rerun_out", "rule_sort_key",
+           "section_title"]
 
 FORMAT = "mtg-conformance results"
 VERSION = 3
@@ -206,6 +207,31 @@ class Results:
         """Case runs that ran (were not skipped)."""
         return sum(r.status != "skip" for r in self.records)
 
+    # ---- its selection ----
+
+    def selects(self, record: Record) -> bool:
+        """This run's selection (its editions, and the ``--rules`` and ``--case`` globs its
+        options record) takes in the case run of ``record``: a run of this selection would
+        have run it, or said why not. (Case folders are left out: a baseline made on another
+        machine names its folders by that machine's paths.)"""
+        import fnmatch
+
+        from conformance.settings import matches_rules
+
+        options = self.options
+        globs = options.get("cases") or []
+        return record.edition in self.editions \
+            and matches_rules(record.rules, options.get("rules") or []) \
+            and (not globs or any(fnmatch.fnmatchcase(record.case_id, g) for g in globs))
+
+    @property
+    def selection(self) -> str:
+        """The selection as the options that made it (``all cases``: none narrowed it)."""
+        parts = [f"--rules {g}" for g in self.options.get("rules") or []]
+        parts += [f"--case {g}" for g in self.options.get("cases") or []]
+        parts.append(f"editions {', '.join(self.editions)}")
+        return "; ".join(parts) if len(parts) > 1 else f"all cases, {parts[0]}"
+
     def rollup(self) -> list[dict[str, Any]]:
         """Per rule and engine, how the results counting for the rule ended (``by_rule``), in
         the order of rule ids; a rule outside the seeds is marked ``outside``."""
@@ -319,10 +345,19 @@ def rule_sort_key(ref: str) -> tuple[Any, ...]:
     return (edition, parts)
 
 
-def rerun_command(record: Record, options: Mapping[str, Any]) -> str:
+def rerun_out(results_folder: Path | str, case_id: str) -> str:
+    """Where a rerun of one case writes: a folder of its own inside the run's, so that the
+    rerun never replaces the whole run's results and report."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", case_id).strip("-.") or "case"
+    return str(Path(results_folder) / f"rerun-{name}")
+
+
+def rerun_command(record: Record, options: Mapping[str, Any],
+                  results_folder: Path | str | None = None) -> str:
     """The command that runs this one case again, as its run ran it, from the options its
     results file recorded: what the console prints after a run and the report shows on the
-    result's page."""
+    result's page. With the run's ``results_folder``, the rerun writes to a folder of its own
+    in it (``rerun_out``)."""
     parts = ["mtgconf", "run"]
     if record.engine != "reference":
         parts += ["--engine", record.engine]
@@ -343,6 +378,8 @@ def rerun_command(record: Record, options: Mapping[str, Any]) -> str:
         parts.append("--validate-protocol")
     if options.get("repeat", 1) != 1:
         parts += ["--repeat", str(options["repeat"])]
+    if results_folder is not None:
+        parts += ["--out", rerun_out(results_folder, record.case_id)]
     return shlex.join(parts)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, replace
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from conformance import needs, observed, paths, standins
 from conformance.case import Case, Step
@@ -46,6 +46,9 @@ from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, RETIRED, UNSUPPO
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
 from spec.standins import parse_token
+
+if TYPE_CHECKING:
+    from conformance.trace import Tape
 
 # A call that exists only because the engine declared a capability: answering it
 # `unsupported` contradicts the declaration (an error, not a skip).
@@ -95,11 +98,23 @@ def describe_blockers(missing: list[str]) -> str:
 
 
 def run_case(case: Case, edition: str, session: EngineSession,
-             options: RunOptions | None = None, *, observer: Observer | None = None
-             ) -> Outcome:
+             options: RunOptions | None = None, *, observer: Observer | None = None,
+             tape: Tape | None = None) -> Outcome:
     """The case's outcome on the engine; ``observer`` watches its game (``mtgconf fuzz
-    replay``'s invariants: conformance.driver)."""
+    replay``'s invariants: conformance.driver); ``tape`` records what goes over the wire
+    (``conformance.trace``)."""
     options = options or RunOptions()
+    session.tape = tape
+    try:
+        return _run_case(case, edition, session, options, observer, tape)
+    finally:
+        session.tape = None
+        if session.client is not None:
+            session.client.tape = None
+
+
+def _run_case(case: Case, edition: str, session: EngineSession, options: RunOptions,
+              observer: Observer | None, tape: Tape | None) -> Outcome:
     if session.info is None:
         return Errored(session.broken or "not run: the engine was not started")
     # What the engine cannot run is a skip even once the engine is out of the run.
@@ -110,6 +125,8 @@ def run_case(case: Case, edition: str, session: EngineSession,
         return Errored(session.broken)
     chosen, _ = standins.choose(case, edition, session.info)
     case = standins.resolve(case, chosen)
+    if tape is not None:
+        tape.run()
     try:
         client = session.begin(options.case_timeout)
     except EngineBroken as exc:
@@ -192,8 +209,11 @@ class _CaseRun:
             raise _Stop(Failed(0, "do", exc.describe(
                 "new_game: the engine rejected {action} for its pending mulligan "
                 "decision"))) from None
+        tape = self.game.client.tape
         for step in self.case.steps:
             self.step = step
+            if tape is not None:
+                tape.step(step)
             getattr(self, f"_{step.kind}")(step)
 
     # ---- steps ----
@@ -244,6 +264,8 @@ class _CaseRun:
     def _expect_illegal_setup(self, step: Step) -> None:
         """new_game must refuse the setup: the rules forbid it (the step says why)."""
         self.step = step
+        if self.game.client.tape is not None:
+            self.game.client.tape.step(step)
         try:
             self.game.start(self.case.setup, keep=False, named=frozenset())
         except EngineRejected as exc:
@@ -348,7 +370,8 @@ class _CaseRun:
     def _fail(self, step: Step, message: str, path: str | None = None, expected: Any = None,
               observed: Any = None) -> NoReturn:
         raise _Stop(Failed(step.index, step.kind, f"{step.describe()}: {message}", path,
-                           expected, observed, step.line))
+                           expected, observed, step.line,
+                           observation=self.game.client.last_observation))
 
     def call_failed(self, exc: CallFailed) -> tuple[Outcome, bool]:
         """The outcome of a call that failed, and whether the engine is unusable now."""

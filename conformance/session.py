@@ -13,6 +13,7 @@ cases after them. A restart the engine is not to blame for (a harness error) is 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from conformance.client import EngineClient
 from conformance.errors import (
@@ -27,6 +28,9 @@ from conformance.errors import (
 from conformance.protocol import VERSIONS, WITH_PERFORM, EngineInfo, Hello
 from conformance.settings import DEFAULT_MAX_RESTARTS
 from conformance.transports import EngineSpec, Transport
+
+if TYPE_CHECKING:
+    from conformance.trace import Tape
 
 
 class EngineBroken(HarnessError):
@@ -50,12 +54,15 @@ class EngineSession:
         self.failed_restarts_in_a_row = 0  # restarts that did not start or answer hello
         self._fresh = False  # the next start is not a restart of a failed engine
         self._retired_seconds = 0.0  # engine_seconds of the clients dropped so far
+        #: the running case's trace (``conformance.trace``), also of a restart's hello
+        self.tape: Tape | None = None
 
     def start(self) -> EngineInfo:
         """Start the engine and shake hands; raises a ``SetupError`` naming what failed."""
         transport = self.spec.transport()
         transport.start()
         client = EngineClient(transport, validate=self.validate)
+        client.tape = self.tape
         try:
             info = handshake(self.spec.text, client, self.startup_timeout)
         except SetupError:
@@ -110,6 +117,8 @@ class EngineSession:
             # was that case's, not a reason to stop running the engine.
             self.failed_restarts_in_a_row = 0
         assert self.client is not None
+        self.client.tape = self.tape
+        self.client.last_observation = None
         self.client.budget = timeout
         self.client.deadline = None if timeout is None else time.monotonic() + timeout
         return self.client

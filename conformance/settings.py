@@ -134,6 +134,9 @@ class Settings:
     max_restarts: int = DEFAULT_MAX_RESTARTS
     repeat: int = 1
     min_run: MinRun | None = None
+    #: which case runs keep their trace (``conformance.trace``): ``unexpected``, ``all`` or
+    #: none; written beside the results file
+    trace: str | None = None
     #: no edition was chosen: ``editions`` are to be those the engines declare, once known
     #: (``for_engines``); a modern-only engine is not measured against cr2004 by default
     engine_editions: bool = False
@@ -196,6 +199,8 @@ class Settings:
             args.append(f"--mtg-repeat={self.repeat}")
         if self.min_run is not None:
             args.append(f"--mtg-min-run={self.min_run}")
+        if self.trace is not None:
+            args.append(f"--mtg-trace={self.trace}")
         return args
 
     @classmethod
@@ -225,6 +230,7 @@ class Settings:
             else option.mtg_max_restarts,
             repeat=option.mtg_repeat or 1,
             min_run=option.mtg_min_run,
+            trace=option.mtg_trace,
             engine_editions=not option.mtg_editions,
         )
 
@@ -245,6 +251,9 @@ class Settings:
             found.append("no case folder: without the bundled cases, name a folder of cases")
         if self.expectations is not None and not self.expectations.is_file():
             found.append(f"no such expectations file: {self.expectations}")
+        if self.trace is not None and self.results is None:
+            found.append("traces are written beside the results file: --mtg-trace needs "
+                         "--mtg-results")
         for name, path in (("results", self.results), ("junit", self.junit)):
             if path is not None:
                 reason = unwritable(path)

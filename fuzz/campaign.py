@@ -283,6 +283,10 @@ def _header(campaign: Campaign, finding: Finding) -> str:
     elif checked.get("kind") == "unconfirmed":
         note = ("UNCONFIRMED: the case passes on the engine that broke the invariant (the game "
                 "does not repeat the finding)\n")
+    if finding.violation.unchecked:
+        note += (f"NO EXPECT: the case passes on the engine that broke the invariant "
+                 f"({finding.violation.unchecked}); mtgconf fuzz replay, which watches the "
+                 "invariant, fails it\n")
     return note + (f"Found by: mtgconf fuzz --engine {config.engine!r}{against} --edition "
             f"{config.edition} --profile {campaign.profile.name} --seed {campaign.seed}\n"
             f"Broken: {finding.violation.invariant} ({rules}): {finding.violation.message}\n"

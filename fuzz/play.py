@@ -43,6 +43,8 @@ class TraceStep:
     #: objects that appeared without a handle after this step (a token, or any object of an
     #: engine that does not report zone changes), each named by a path that selects it
     binds: dict[str, str] = field(default_factory=dict)
+    #: where the game is after the step (``moment``): what an ``advance`` step stops at
+    moment: dict[str, Any] | None = None
 
 
 @dataclass
@@ -52,6 +54,18 @@ class Trace:
     steps: list[TraceStep] = field(default_factory=list)
     #: objects without a handle at the start (a shuffled deck), named by path
     binds: dict[str, str] = field(default_factory=dict)
+    #: where the game is once started (``moment``)
+    start: dict[str, Any] | None = None
+
+
+def moment(observation: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Where a game is, in the fields an ``advance`` step can name (turn, step, active
+    player); None when the game is over or the turn does not say."""
+    turn = observation.get("turn")
+    if not isinstance(turn, dict) or (observation.get("result") or {}).get("over"):
+        return None
+    found = {"turn": turn.get("number"), "step": turn.get("step"), "active": turn.get("active")}
+    return found if None not in found.values() else None
 
 
 class Play:
@@ -98,6 +112,7 @@ class Play:
         except Rejected as exc:
             raise exc.error from None  # keeping a hand rejected: the engine's error
         self.trace.binds = self._bind_new()
+        self.trace.start = moment(self.observation)
         return Transition(self.edition, self.capabilities, self.observation,
                           events=started.events, views=started.views, seeded=self.seeded,
                           setup=setup)
@@ -151,14 +166,14 @@ class Play:
                     # An ability whose cost taps its own permanent (Icy Manipulator): that
                     # tap is the cost, not a payment of mana.
                     sources = [h for h in sources if h != named.get("card")]
-                if sources:
-                    named["pay_with"] = sources
-                else:
-                    del named["pay_with"]
+                # The sources it tapped, which any engine can pay from; none it can name (its
+                # pool paid, or a source without a handle): auto, the form it was driven in.
+                named["pay_with"] = sources or "auto"
             else:
                 handles = [self.handle_of.get(i) for i in named["pay_with"]]
                 named = None if None in handles else {**named, "pay_with": handles}
-        self.trace.steps.append(TraceStep(action, rejected, listed, named, self._bind_new()))
+        self.trace.steps.append(TraceStep(action, rejected, listed, named, self._bind_new(),
+                                          moment(self.observation)))
         return Transition(self.edition, self.capabilities, self.observation, played.before,
                           action, rejected, played.events, legal, played.views, self.seeded,
                           listed)

@@ -2,7 +2,8 @@
 
 A shrunk failing game becomes a case in the bundled format (docs/cases.md): the seeded start
 it began with (decks in order, every card named by a handle when the engine keeps deck
-order), each action as a ``do`` step (an action drawn as illegal as ``expect_illegal``),
+order), each action as a ``do`` step (an action drawn as illegal as ``expect_illegal``, a run
+of passes as an ``advance`` to where it ended, payments in the form the engine was driven in),
 ``bind`` steps for objects that appeared without a handle (tokens), and, where the broken
 invariant can say what a correct engine shows, a last ``expect``. It cites the invariant's
 rules, so it is ready to promote into ``conformance/cases/`` once a person has read it.
@@ -31,7 +32,7 @@ from conformance.runner import run_case
 from conformance.session import EngineSession
 from fuzz.invariants import INVARIANTS, Transition, Violation, check_all
 from fuzz.machine import ENGINE_ERROR
-from fuzz.play import VIEWS_EVERY, Trace
+from fuzz.play import VIEWS_EVERY, Trace, TraceStep
 
 #: A protocol invariant cites no rule of its own: its case cites the rule of the step it
 #: exercises, in the game's edition (the rules outside the seeds where the seeds have none):
@@ -159,19 +160,34 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
     if start_binds:
         steps.append({"bind": start_binds})
     last = len(trace.steps) - 1
+    passes: list[TraceStep] = []  # a run of passes, not yet written
+    where = trace.start  # where the game was before the run
     for index, step in enumerate(trace.steps):
         action = step.named if step.named is not None else step.action
         if index != last and step.rejected is not None and _names_no_object(action):
             continue  # rejected, it changed nothing: an id no object has cannot be written
         forbidden = not step.listed or (index == last and violation.forbidden)
-        steps.append({"expect_illegal" if forbidden else "do": action})
         binds = {h: p for h, p in step.binds.items() if h in used}
+        # The step that broke the invariant is a step of its own: its moment is the broken
+        # engine's, which a correct engine may never stop at (turn 1's draw step).
+        if index != last and not forbidden and step.rejected is None and \
+                action.get("action") == "pass":
+            passes.append(step)
+            if not binds:
+                continue
+            steps += _passing(passes, where)  # a bind names what the game shows right then
+        else:
+            steps += _passing(passes, where)
+            steps.append({"expect_illegal" if forbidden else "do": action})
+        passes, where = [], step.moment
         if binds:
             steps.append({"bind": binds})
+    steps += _passing(passes, where)
     if violation.invariant == "deck-rules" and violation.forbidden:
         steps = [{"expect_illegal_setup": violation.message.split(" was accepted")[0]}]
     if violation.checks:
-        steps.append({"expect": dict(violation.checks)})
+        steps.append({"expect": dict(violation.checks),
+                      **({"as": violation.view} if violation.view else {})})
     if not steps:
         # Broken at the start, with nothing the invariant can state as a check: a case of
         # nothing but `expect: {result.over: false}` would pass on the engine that broke it.
@@ -183,11 +199,27 @@ def case_from(violation: Violation, trace: Trace, engine: str) -> dict[str, Any]
         "rules": rules,
         "editions": [trace.edition],
         **fields_for(rules),
-        "summary": f"Found by mtgconf fuzz on {engine}: {what} Broken: {violation.message}",
+        "summary": f"Found by mtgconf fuzz on {engine}: {what} Broken: {violation.message}"
+                   + (f" No expect can check it: {violation.unchecked} (mtgconf fuzz replay "
+                      "watches the invariant)." if violation.unchecked else ""),
         "catches": violation.message,
         "setup": trace.setup,
         "steps": steps,
     }
+
+
+def _passing(passes: list[TraceStep], where: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A run of passes as a case writes it: an ``advance`` to where the run ends, as far as
+    an advance goes (it stops where the game first gets there: a pass or more after that,
+    in the same step, stay ``do`` steps), from ``where`` the game was before the run."""
+    done = [{"do": step.named if step.named is not None else step.action} for step in passes]
+    end = passes[-1].moment if passes else None
+    if end is None or where == end:
+        return done
+    first = next(i for i, step in enumerate(passes) if step.moment == end)
+    if first < 1:
+        return done  # one pass: a do says it more plainly
+    return [{"advance": dict(end)}, *done[first + 1:]]
 
 
 def _handles_used(trace: Trace) -> set[str]:
@@ -201,8 +233,9 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _flow_actions(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.Node:
-    # An action, a bind or a deck entry reads best on one line.
-    flow = "action" in data or "card" in data or all(isinstance(v, str) for v in data.values())
+    # An action, a bind, an advance or a deck entry reads best on one line.
+    flow = "action" in data or "card" in data or all(
+        isinstance(v, str | int) for v in data.values())
     return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=flow)
 
 

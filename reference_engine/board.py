@@ -400,6 +400,10 @@ class Board(Triggers):
     def gain_life(self, name: str, amount: int) -> None:
         self.players[name].life += amount
         self._events.append(ev.Life(name, amount, "gain"))
+        if amount > 0 and not self.unheard("gains_life"):
+            # One life gain, one event to trigger on: lifelink's gains are counted per source
+            # (modern 702.15e, _damage_dealt); gaining no life is no life gain to trigger on.
+            self.fire("gains_life", None, player=name, amount=amount)
 
     def add_counters(self, obj: GameObject, kind: str, amount: int) -> None:
         if amount > 0:

@@ -38,7 +38,7 @@ TARGET_KINDS = frozenset((
 #: what a triggered ability can trigger on (``Triggers._matches``)
 TRIGGER_EVENTS = frozenset((
     "etb", "creature_etb", "dies", "leaves", "step", "tapped", "tapped_for_mana", "attacks",
-    "unblocked", "enchanted_dies", "deals_damage",
+    "unblocked", "enchanted_dies", "deals_damage", "gains_life",
 ))
 #: whose turn a beginning-of-step trigger looks at
 TRIGGER_WHOSE = ("controller", "each")

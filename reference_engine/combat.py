@@ -102,6 +102,8 @@ class Combat(Board):
         if "Creature" not in chars.types or "cant_block" in chars.flags:
             return False
         attacking = self.chars(attacker)
+        if "unblockable_by_walls" in attacking.flags and "Wall" in chars.subtypes:
+            return False  # "can't be blocked by Walls" (Juggernaut): a restriction, 509.1b
         keywords = attacking.keywords
         if not keywords:
             return True  # no evasion ability: most attackers
@@ -127,6 +129,10 @@ class Combat(Board):
                        if o not in declared and self.can_attack(o)]
             if not options and not declared:
                 return  # no creature can attack: nothing to decide
+            if not self._attack_requirements_met(options):
+                action = yield Decision("declare_attackers", active, options)
+                declared.append(self.object_of(action))
+                continue
             options.append(Action("done", active))
             action = yield Decision("declare_attackers", active, options)
             if action.kind == "done":
@@ -139,6 +145,15 @@ class Combat(Board):
         self._events.append(ev.Attackers(tuple(o.id for o in declared)))
         for obj in declared:
             self.fire("attacks", obj)
+
+    def _attack_requirements_met(self, undeclared: list[Action]) -> bool:
+        """Whether the declaration may end: no creature that attacks if able (Juggernaut) is
+        among those that could still attack. The pool restricts creatures one by one and
+        puts no cost on attacking, so obeying every requirement is always the most that can
+        be obeyed (modern 508.1d; 2004 308.2a leaves requirements to the cards' text, and
+        the modern rule is followed)."""
+        return not any("attacks_if_able" in self.chars(self.objects[a.card]).flags
+                       for a in undeclared if a.card is not None)
 
     def _declare_blockers(self) -> Generator[Decision, Action, None]:
         defender = other(self.active)

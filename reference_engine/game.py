@@ -176,6 +176,7 @@ class Game(Legality, Combat):
 
     def _next_step(self, step: int) -> int:
         nxt = step + 1
+        # The first player skips the whole draw step, priority in it too (modern 103.8a).
         if step == UPKEEP and self.turn == 1:
             nxt = MAIN1  # the player who goes first skips their first draw step (101.5)
         elif step == DECLARE_ATTACKERS and not (self.attackers_declared or any(
@@ -184,6 +185,8 @@ class Game(Legality, Combat):
             # attacker removed from combat later does not skip them (modern 508.8, outside the
             # seeds; the 2004 seed is silent, and the modern rule is followed).
             nxt = END_COMBAT
+        # The phases and steps in their fixed order (modern 500.1, 501.1, 506.1, 512.1; 2004
+        # 301.1, 306.1, 312.1); after the cleanup step the next turn begins.
         ends_phase = nxt > CLEANUP or PHASE_OF_STEP[nxt] != PHASE_OF_STEP[step]
         self._end_step(step, ends_phase)
         if nxt > CLEANUP:
@@ -195,6 +198,8 @@ class Game(Legality, Combat):
         return nxt
 
     def _end_step(self, step: int, ends_phase: bool) -> None:
+        # Mana empties as each step and phase ends (modern 500.5), as each phase ends in 2004
+        # (300.3); combat's end removes every creature from combat (modern 511.3, 2004 311.1).
         if self.pool_empties_each_step or ends_phase:
             self._empty_pools(burn=self.mana_burn and ends_phase)
         if ends_phase and PHASE_OF_STEP[step] == COMBAT:
@@ -223,8 +228,11 @@ class Game(Legality, Combat):
             return
         if turn_based:
             yield from self._turn_based_actions(step)
+        # Nobody gets priority in the untap step (modern 502.4, 2004 302.3).
         if step == UNTAP:
             return
+        # What triggers as a step begins goes on the stack before the active player gets
+        # priority in it (modern 500.6, 117.3a; 2004 408.1c).
         if not self.unheard("step"):
             self.fire("step", None, step=step)
         yield from self._priority_round()
@@ -247,6 +255,10 @@ class Game(Legality, Combat):
         yield from self._priority_round()
 
     def _turn_based_actions(self, step: int) -> Generator[Decision, Action, None]:
+        # Each step's turn-based action, before anyone gets priority: phasing, then untapping
+        # (modern 502.1, 502.3; 2004 302.1, 302.2), the draw (504.1; 2004 304.1), the
+        # declarations (508.1, 509.1; 2004 308.1, 309.1), combat damage (510.1, 510.2; 2004
+        # 310.1).
         if step == UNTAP:
             self._phase_in_and_out()
             for obj in self.battlefield:
@@ -266,6 +278,8 @@ class Game(Legality, Combat):
             yield from self._combat_damage(self.first_strikers)
 
     def _cleanup(self) -> Generator[Decision, Action, None]:
+        # The discard to the maximum hand size (modern 514.1, 2004 314.1), then at once the
+        # damage removed and the "until end of turn" effects ended (514.2, 2004 314.2).
         while True:
             maximum = self.player_rules(self.active)["max_hand_size"]
             hand = self.players[self.active].hand
@@ -295,7 +309,11 @@ class Game(Legality, Combat):
     # -- priority, state-based actions and the stack -----------------------------------------------
 
     def _priority_round(self) -> Generator[Decision, Action, None]:
-        """Players act until both pass in succession with an empty stack (217.6d, 300.2)."""
+        """Players act until both pass in succession with an empty stack (217.6d, 300.2;
+        modern 500.2, 117.4). The active player receives priority first (modern 117.3a, 2004
+        408.1c) and again after each resolution (117.3b); a player who acts keeps it (117.3c),
+        one who passes hands it on (117.3d); the state-based actions and triggers are settled
+        before anyone receives it (117.5)."""
         player = self.active
         passes = 0
         resolutions = 0  # resolved in a row with nothing but passes in between

@@ -315,7 +315,8 @@ class TriggerSpec:
     tapped), ``tapped_for_mana`` (it is tapped for mana), ``attacks`` (this attacks),
     ``unblocked`` (this attacks and isn't blocked), ``enchanted_dies`` (the permanent this is
     attached to is put into a graveyard from the battlefield), ``deals_damage`` (this deals
-    damage: the event's ``amount`` is all it dealt at once, to every recipient).
+    damage: the event's ``amount`` is all it dealt at once, to every recipient),
+    ``gains_life`` (a player gains life: the event's ``player`` and ``amount``).
     ``condition(game, source, event)`` filters; with ``intervening`` it is an intervening
     "if" clause ("..., if Howling Mine is untapped, ..."), checked again as the ability
     resolves, which then does nothing if it no longer holds (modern 603.4; 2004 410.10 says
@@ -482,6 +483,7 @@ class CardAPI(Protocol):
     def grant_until(self, target: int, duration: str, *, keywords: frozenset[str] = frozenset(),
                     power: int = 0, toughness: int = 0) -> None: ...
     def pump_until_end_of_turn(self, target: int, power: int, toughness: int) -> None: ...
+    def add_counters(self, obj: GameObject, kind: str, amount: int) -> None: ...
     def add_delayed(self, event: str, spec: TriggerSpec, controller: str,
                     source: GameObject, step: int | None = None) -> None: ...
     def extra_turns_for(self, name: str, count: int) -> None: ...

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reports.inputs import BadInput
 from reports.render import OutputError, Written
+
+if TYPE_CHECKING:
+    from conformance.resultsfile import Results
 
 __all__ = ["BadInput", "OutputError", "Written", "build", "coverage_beside"]
 
@@ -63,4 +67,22 @@ def build(results: Sequence[Path], out: Path, *, coverage: Path | None = None,
     )
     if not any(run.engines for run in inputs.runs):
         raise BadInput(results[0], "names no engine")
+    if inputs.baseline is not None:
+        refuse_narrower_baseline(inputs.baseline, inputs.runs)
     return write(Site(inputs, Corpus.load()), out)
+
+
+def refuse_narrower_baseline(baseline: Results, runs: Sequence[Results]) -> None:
+    """A baseline of a narrower selection than the results compared with it (a rerun of one
+    case, say) would call every other case run new: refused, naming both selections. (A
+    baseline of a wider selection is compared on what both select: ``Site.changes``.)"""
+    for run in runs:
+        outside = [r for r in run.records if not baseline.selects(r)]
+        if outside:
+            example = outside[0]
+            raise BadInput(baseline.path or "baseline", f"a narrower selection "
+                           f"({baseline.selection}) than {run.path} ({run.selection}): it "
+                           f"does not select {len(outside)} of the {len(run.records)} case "
+                           f"runs compared with it (e.g. {example.edition}::"
+                           f"{example.case_id}); give as --baseline the results of a run of "
+                           f"the same selection")

@@ -16,6 +16,8 @@ from reports import model
 from reports.pages import Site
 
 CHANGES_SHOWN = 20
+GROUPS_SHOWN = 12
+CASES_SHOWN = 6
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>&~])")
 
 
@@ -33,29 +35,49 @@ def code(text: str) -> str:
 def markdown(site: Site, report_path: str | None = None) -> str:
     lines = [f"## {md(site.inputs.title)}", ""]
     statuses = [s for s in STATUSES if any(r.status == s for r in site.records)]
-    lines.append("| engine | edition | " + " | ".join(statuses) + " | rules passed |")
-    lines.append("|---|---|" + "---:|" * len(statuses) + "---:|")
+    lines.append("| engine | edition | " + " | ".join(statuses)
+                 + " | rules passed | failed | untested |")
+    lines.append("|---|---|" + "---:|" * len(statuses) + "---:|---:|---:|")
     for engine in site.engines:
         for edition in engine.editions:
             head = site.headline(engine, [edition])
             cells = " | ".join(str(head.counts.get(s, 0)) for s in statuses)
             lines.append(f"| {md(engine.label)} | {edition} | {cells} | {head.rules_passed} "
-                         f"of {head.rules_due} ({head.percent:.1f}%) |")
+                         f"| {head.rules_failed} | {head.rules_untested} |")
     lines.append("")
     for engine in site.engines:
         head = site.headline(engine)
         state = f"{head.unexpected} unexpected" if head.unexpected else "all as expected"
         beyond = site.headline(engine, outside=True)
-        lines.append(f"- **{md(engine.label)}**: {head.rules_passed} of {head.rules_due} "
-                     f"testable rules passed ({head.percent:.1f}%); {head.total} results, "
-                     f"{state}. Beyond the seeds (counted apart): {beyond.rules_passed} of "
-                     f"{beyond.rules_due} rules passed ({beyond.percent:.1f}%).")
+        lines.append(f"- **{md(engine.label)}**: of {head.rules_due} testable rules, "
+                     f"{head.figures}; {head.total} results, {state}. Beyond the seeds "
+                     f"(counted apart): {beyond.rules_passed} of {beyond.rules_due} rules "
+                     f"passed, {beyond.rules_failed} failed.")
+    groups = symptom_lines(site)
+    if groups:
+        lines += ["", "### Unexpected results by symptom (the largest group first)", "",
+                  *groups]
     changed = change_lines(site)
     if changed is not None:
         lines += ["", "### What changed against the baseline", "", *changed]
     if report_path:
         lines += ["", f"Report: `{code(report_path)}`"]
     return "\n".join(lines) + "\n"
+
+
+def symptom_lines(site: Site, shown: int = GROUPS_SHOWN) -> list[str]:
+    """The unexpected results grouped by symptom, in Markdown: each group's size, symptom,
+    the rules it cites and its cases."""
+    lines = []
+    groups = site.symptom_groups()
+    for found in groups[:shown]:
+        cases = ", ".join(md(f"{r.edition}::{r.case_id}") for r in found.records[:CASES_SHOWN])
+        more = f" and {len(found) - CASES_SHOWN} more" if len(found) > CASES_SHOWN else ""
+        lines.append(f"- **{len(found)}** × {md(found.symptom.text)} (rules "
+                     f"{md(', '.join(found.rules))}): {cases}{more}")
+    if len(groups) > shown:
+        lines.append(f"- and {len(groups) - shown} more groups (see the report)")
+    return lines
 
 
 def change_lines(site: Site, shown: int = CHANGES_SHOWN) -> list[str] | None:
@@ -82,9 +104,10 @@ def change_lines(site: Site, shown: int = CHANGES_SHOWN) -> list[str] | None:
 
 
 def badge(site: Site, engine: Any) -> dict[str, Any]:
-    """A shields.io endpoint badge: the share of testable rules the engine passed."""
+    """A shields.io endpoint badge: the testable rules the engine passed, failed and left
+    untested (its colour: the share passed)."""
     head = site.headline(engine)
-    message = f"{head.rules_passed}/{head.rules_due} rules ({head.percent:.0f}%)"
+    message = f"{head.figures} of {head.rules_due} rules"
     if head.unexpected:
         message += f", {head.unexpected} unexpected"
         color = "red"

@@ -102,6 +102,23 @@ class Headline:
     rules_passed: int  # of those, every result that ran passed
 
     @property
+    def rules_failed(self) -> int:
+        """Tested rules of which a result that ran did not pass."""
+        return self.rules_tested - self.rules_passed
+
+    @property
+    def rules_untested(self) -> int:
+        """Rules no result that ran cites: neither passed nor failed."""
+        return self.rules_due - self.rules_tested
+
+    @property
+    def figures(self) -> str:
+        """The headline: rules passed, failed and untested, apart (a share of all the
+        testable rules would mix an untested rule with a failed one)."""
+        return (f"{self.rules_passed} passed, {self.rules_failed} failed, "
+                f"{self.rules_untested} untested")
+
+    @property
     def percent(self) -> float:
         """Rules passed, of the testable rules that do not wait: the headline figure."""
         return 100.0 * self.rules_passed / self.rules_due if self.rules_due else 0.0

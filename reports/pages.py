@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from conformance.resultsfile import (
@@ -31,7 +32,8 @@ from conformance.resultsfile import (
     counts,
     rerun_command,
 )
-from reports import model
+from conformance.symptoms import Group, group
+from reports import failure, model
 from reports.inputs import BadInput, CoverageInput, FuzzRun, Mutant
 from reports.model import Cell, Change, Headline
 
@@ -107,6 +109,9 @@ class Site:
         self.records: list[Record] = sorted((r for run in inputs.runs for r in run.records),
                                             key=lambda r: r.key)
         self.options = {r.key: run.options for run in inputs.runs for r in run.records}
+        #: the folder of each record's results file (its trace is there, under traces/)
+        self.folders = {r.key: run.path.parent if run.path is not None else None
+                        for run in inputs.runs for r in run.records}
         self.rule_records = by_rule(self.records)
         self.editions = [e for e in corpus.editions
                          if any(e in engine.editions for engine in self.engines)] \
@@ -183,10 +188,31 @@ class Site:
         return dict(self.inputs.coverage.rules.get(ref) or {})
 
     def changes(self) -> list[Change] | None:
+        """What changed against the baseline, over the case runs the results select: a
+        baseline of a wider selection is not said to have lost the rest
+        (``narrower_than_baseline``)."""
         baseline = self.inputs.baseline
         if baseline is None:
             return None
-        return model.changes(self.records, baseline.records, list(baseline.engines))
+        return model.changes(self.records, self._compared(baseline), list(baseline.engines))
+
+    def _compared(self, baseline: Results) -> list[Record]:
+        return [r for r in baseline.records
+                if any(run.selects(r) for run in self.inputs.runs)]
+
+    @property
+    def narrower_than_baseline(self) -> str | None:
+        """A warning, when the results are of a narrower selection than their baseline."""
+        baseline = self.inputs.baseline
+        if baseline is None:
+            return None
+        left = len(baseline.records) - len(self._compared(baseline))
+        if not left:
+            return None
+        return (f"the results are of a narrower selection "
+                f"({'; '.join(run.selection for run in self.inputs.runs)}) than the baseline "
+                f"{baseline.path} ({baseline.selection}): only the case runs both select are "
+                f"compared ({left} of the baseline's are left out)")
 
     def baseline_headlines(self) -> dict[str, Headline]:
         """Each engine's headline in the baseline (matched as ``changes`` matches them)."""
@@ -203,6 +229,12 @@ class Site:
                 out[engine.spec] = model.headline(spec, records, rule_records, self.corpus,
                                                   engine.editions)
         return out
+
+    def symptom_groups(self, engine: Engine | None = None) -> list[Group]:
+        """The unexpected results (of one engine, or all) grouped by symptom, the largest
+        group first (``conformance.symptoms``)."""
+        return group(r for r in self.records if r.unexpected
+                     and (engine is None or r.engine == engine.spec))
 
     def summary_page(self) -> Page:
         engines = []
@@ -224,6 +256,9 @@ class Site:
                 "not_played": [(e, counts(r.status for r in records if r.edition == e))
                                for e in engine.not_played],
                 "failing": [(r, self.failure_href[r.key]) for r in failing],
+                "groups": [(found, self._links(found.rules),
+                            [(r, self.failure_href[r.key]) for r in found.records])
+                           for found in self.symptom_groups(engine)],
                 "blockers": blockers.most_common(BLOCKERS_SHOWN),
                 "more_blockers": max(0, len(blockers) - BLOCKERS_SHOWN),
                 "runs": [run for run in self.inputs.runs if engine.spec in run.engines],
@@ -252,6 +287,7 @@ class Site:
                     for key, info in self.corpus.editions.items()],
             mutation=self.mutation(), fuzz=fuzz, changes=grouped,
             baseline=self.inputs.baseline, before=self.baseline_headlines(),
+            narrower=self.narrower_than_baseline,
             edition_info=self.corpus.editions, anomalies=len(self.corpus.anomalies()))
 
     def tree_page(self, edition: str, *, outside: bool = False) -> Page:
@@ -394,8 +430,12 @@ class Site:
             record.case_id) or {}
         stderr, cut = model.tail(str(detail.get("stderr") or ""))
         has_check = "path" in detail
+        source = failure.trace_source(self.folders.get(record.key), detail)
+        steps, before = failure.steps(case, detail, record.status, failure.read_trace(source))
+        path = self.failure_href[record.key]
+        observation = detail.get("observation")
         return self._page(
-            self.failure_href[record.key], "failure.html",
+            path, "failure.html",
             f"{model.word(record.status)}: {record.case_id} ({record.edition}, "
             f"{engine.label})",
             record=record, engine=engine, detail=detail, case=case,
@@ -408,8 +448,22 @@ class Site:
             observed=_json(detail.get("observed")) if has_check else None,
             diff=model.diff(detail.get("expected"), detail.get("observed"))
             if has_check else [],
-            stderr=stderr, stderr_cut=cut,
-            rerun=rerun_command(record, self.options[record.key]))
+            stderr=stderr, stderr_cut=cut, steps=steps, before=before,
+            trace=trace_href(path) if source is not None else None,
+            observation=_json(observation) if observation is not None else None,
+            rerun=rerun_command(record, self.options[record.key],
+                                _shown_folder(self.folders.get(record.key))))
+
+    def files(self) -> list[tuple[str, Path]]:
+        """Files the site carries besides its pages (path in the site, source): the trace of
+        each result with a page, beside it."""
+        found = []
+        for record in self.records:
+            if record.key in self.failure_href:
+                source = failure.trace_source(self.folders.get(record.key), record.detail)
+                if source is not None:
+                    found.append((_beside(self.failure_href[record.key]), source))
+        return found
 
     def anomalies_page(self) -> Page:
         groups = [(edition, [(rule, rule_href(rule.ref), anomaly)
@@ -429,6 +483,27 @@ class Site:
     def _links(self, refs: Sequence[str]) -> list[tuple[str, str | None]]:
         """Rule refs with the path of their page (None: not a rule of the corpus)."""
         return [(ref, self.href(ref)) for ref in refs]
+
+
+def _beside(page: str) -> str:
+    """Where a failure page's trace goes in the site: beside the page."""
+    return page.removesuffix(".html") + ".trace.jsonl"
+
+
+def trace_href(page: str) -> str:
+    """The link from a failure page to its trace (the same folder)."""
+    return _beside(page).rsplit("/", 1)[-1]
+
+
+def _shown_folder(folder: Path | None) -> str | None:
+    """A results folder as a rerun command names it: from the current folder, when it is
+    inside it."""
+    if folder is None:
+        return None
+    try:
+        return str(folder.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(folder)
 
 
 def section_title(section: Rule) -> str:

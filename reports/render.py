@@ -40,6 +40,7 @@ class Written:
     bytes: int
     markdown: str
     changes: list[str] | None
+    warnings: tuple[str, ...] = ()
 
 
 @cache
@@ -78,6 +79,10 @@ def write(site: Site, out: Path) -> Written:
             text = render(page, env)
             target.write_text(text, encoding="utf-8")
             size += len(text.encode("utf-8"))
+        for where, source in site.files():
+            target = partial / where
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
         shutil.copyfile(STYLESHEET, partial / STYLESHEET.name)
         markdown = ci.markdown(site, str(out / "index.html"))
         (partial / "summary.md").write_text(markdown, encoding="utf-8")
@@ -88,7 +93,8 @@ def write(site: Site, out: Path) -> Written:
         (partial / MARKER).write_text("written by mtgconf report; replaced by the next one\n",
                                       encoding="utf-8")
     return Written(index=out / "index.html", pages=len(pages), bytes=size, markdown=markdown,
-                   changes=ci.change_lines(site))
+                   changes=ci.change_lines(site),
+                   warnings=tuple(w for w in (site.narrower_than_baseline,) if w))
 
 
 def _write_json(path: Path, data: Any) -> None:

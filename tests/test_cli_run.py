@@ -43,7 +43,7 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     code, out, err = run()
     assert code == 1, err
     assert "engine: toy 1.0 (protocol 1)" in out
-    assert "Unexpected results (4):" in out
+    assert "Unexpected results (4), by symptom, the largest group first (1 group):" in out
     assert "[fail] cr2004::land.only-in-main-phase (tests/fakes/cases/lands.yaml:" in out
     assert ": step 1 (expect_illegal play_land)" in out
     assert (f"rerun: mtgconf run --engine {BROKEN} --edition cr2004 --case "

@@ -414,6 +414,30 @@ def test_without_a_payment_form_it_is_refused():
                             "targets": [{"player": "B"}], "pay_with": pay_with})
 
 
+def test_without_pay_pool_it_lists_nothing_it_refuses_and_refuses_before_acting():
+    """A cast the pool pays for: an engine with pay.auto lists it as its own choice, one with
+    only pay.sources not at all, and a cast without pay_with is refused with the game
+    unchanged (the shim once listed it bare, performed it, then refused it)."""
+    setup = _players(mana_pool={"R": 1})
+    bolt_from_pool = {"action": "cast", "player": "A", "targets": [{"player": "B"}]}
+    for name, listed in (("PayAutoOnly", "auto"), ("WithoutPayPool", "auto"),
+                         ("PaySourcesOnly", None)):
+        engine = getattr(dialects, name)()
+        ids = started(engine, setup)
+        bolt = {**bolt_from_pool, "card": ids["bolt"]}
+        casts = [a for a in engine.legal_actions() if a["action"] == "cast"
+                 and a["card"] == ids["bolt"] and a["targets"] == [{"player": "B"}]]
+        assert [a.get("pay_with") for a in casts] == ([listed] if listed else []), name
+        before = engine.observe()
+        with pytest.raises(BadRequestError, match=re.escape("pay.pool")):
+            engine.perform(bolt)
+        assert engine.observe() == before, name
+        if listed:
+            engine.perform(casts[0])
+            assert engine.observe()["players"]["A"]["mana_pool"]["R"] == 0, name
+            assert not any(o["tapped"] for o in engine.observe()["battlefield"]), name
+
+
 def test_mana_abilities_and_concession_are_rules_an_engine_without_them_fails():
     """No ablation withdraws them (they are no capabilities); an engine that cannot do them
     fails the cases that do them, blamed on the missing rule, and skips none."""
@@ -474,3 +498,34 @@ def test_the_hidden_card_forms_the_protocol_forbids_are_rejected_by_the_schema()
         observation["players"]["A"]["hand"] = [hidden]
         assert first_error("protocol/observe.json#response",
                            {"id": 1, "result": {"observation": observation}}) is not None
+
+
+# ---- the same verdicts through mtgconf run ----------------------------------------------------
+
+
+def test_mtgconf_run_judges_a_dialect_as_the_runner_does_here(tmp_path):
+    """ShuffledLists through ``mtgconf run`` (its pytest route, the one an engine's CI takes)
+    gives every case with an ``expect_illegal`` step the verdict ``run_case`` gives it here:
+    the state around a rejected action is compared without the order of unordered lists on
+    both routes (a route that compared raw observations failed these cases there)."""
+    import json
+
+    from mtgconf import main
+
+    name = "ShuffledLists"
+    chosen = [c for c in CASES if any(s.kind == "expect_illegal" for s in c.steps)]
+    assert len(chosen) >= 30
+    session = EngineSession(EngineSpec.parse(f"py:tests.fakes.dialects:{name}"))
+    session.start()
+    try:
+        here = {(c.id, e): run_case(c, e, session, RunOptions(case_timeout=30)).status
+                for c in chosen for e in c.editions}
+    finally:
+        session.close()
+    argv = ["run", "--engine", f"py:tests.fakes.dialects:{name}", "--out", str(tmp_path),
+            "--no-report", "-n", "1", *(a for c in chosen for a in ("--case", c.id))]
+    assert main(argv) == 0
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["results"]
+    there = {(r["case_id"], r["edition"]): r["status"] for r in results}
+    assert there == here
+    assert set(here.values()) <= {"pass", "skip"} and "pass" in here.values()

@@ -277,12 +277,6 @@ def _dialects_compared() -> list[Any]:
                 reason="another engine's randomness plays another game from the same seed "
                        "(the first player, the shuffles): the differential compares engines "
                        "on the same game, and cannot tell that from a deviation"))
-        if "pay.pool" not in declared:
-            marks.append(pytest.mark.xfail(strict=True, reason=(
-                "the shim lists a cast paid from the pool (no pay_with), performs it and then "
-                "rejects it (tests/fakes/dialects.py, Withdrawn.actions_out and act): "
-                "listed-actions-are-legal and illegal-action-changes-nothing are right to "
-                "flag it")))
         params.append(pytest.param(name, marks=marks))
     return params
 

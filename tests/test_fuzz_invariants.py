@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -568,3 +568,113 @@ def test_the_fuzzer_reads_type_words_in_any_letter_case():
 
     assert ob.has_type({"types": ["land"]}, "Land") and ob.has_type({"types": ["Land"]}, "Land")
     assert not ob.has_type({"types": ["creature"]}, "Land")
+
+
+# ---- issue 25: each written case fails on the engine that broke its invariant ------------------
+
+#: The scenarios (invariant:fake) whose finding can be written as no case that fails on the
+#: engine: each finding says why (``Violation.unchecked``), and the test holds it to that.
+UNCHECKABLE = frozenset({
+    "new-object-on-zone-change:KeepsIds",  # a case names objects by handle, not by id
+    "listed-actions-are-legal:ListsLandsAnyTime",  # a case cannot check a listing
+    "stack-last-in-first-out:StackAsQueue",  # two Bolts: stack objects are told by name
+})
+
+
+def _verdict(case_file: Path, engine: str) -> tuple[str, str]:
+    """The harness's verdict on the case file (no invariant watching): what an engine's CI
+    sees."""
+    from conformance.runner import RunOptions, run_case
+
+    [case] = load_file(case_file)[0]
+    outcome = run_case(case, case.editions[0], ENGINES.session(engine),
+                       RunOptions(case_timeout=30))
+    return outcome.status, outcome.message
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.id)
+def test_the_case_written_fails_on_the_fake_and_passes_on_the_reference(
+        scenario: Scenario, tmp_path: Path) -> None:
+    """The fuzzer's case of each invariant's finding, as written (a final expect or
+    expect_illegal that holds on a correct engine), fails on the fake that broke the invariant
+    and passes on the reference engine; or the finding says why no case can (UNCHECKABLE)."""
+    broken = play_scenario(f"{FAKES}:{scenario.fake}", scenario)
+    at = next(i for i, found in enumerate(broken.found)
+              if any(v.invariant == scenario.invariant for v in found))
+    violation = next(v for v in broken.found[at] if v.invariant == scenario.invariant)
+    trace = broken.play.trace
+    assert trace is not None
+    trace = replace(trace, steps=trace.steps[:at])  # the game up to the step that broke it
+    case = case_from(violation, trace, broken.play.info.name)
+    if scenario.id in UNCHECKABLE:
+        assert violation.unchecked, violation.describe()
+        assert case is None or violation.unchecked in case["summary"]
+        return
+    assert not violation.unchecked, violation.unchecked
+    assert case is not None, violation.describe()
+    case_file = write_case(case, tmp_path / "case.yaml")
+    assert load_file(case_file)[1] == []
+    assert _verdict(case_file, REFERENCE) == ("pass", "")
+    status, message = _verdict(case_file, f"{FAKES}:{scenario.fake}")
+    assert status in ("fail", "error"), (status, message, case["steps"][-3:])
+
+
+def _moment(step: str, turn: int = 1, active: str = "A") -> dict[str, Any]:
+    return {"turn": turn, "step": step, "active": active}
+
+
+def test_a_run_of_passes_is_written_as_an_advance_as_far_as_an_advance_goes() -> None:
+    """Passes from the upkeep to the main phase are one advance; an advance stops where the
+    game first gets to its target, so a pass after that (the other player's, in the same
+    step) stays a step of its own, and so does the pass that broke the invariant."""
+    from fuzz.play import Trace, TraceStep
+
+    def passing(player: str, where: dict[str, Any]) -> TraceStep:
+        action = {"action": "pass", "player": player}
+        return TraceStep(action, None, True, dict(action), moment=where)
+
+    main = _moment("precombat_main")
+    trace = Trace("modern", seeded(), [
+        passing("A", _moment("upkeep")), passing("B", _moment("draw")),
+        passing("A", _moment("draw")), passing("B", main), passing("A", main),
+        passing("B", _moment("beginning_of_combat"))], start=_moment("upkeep"))
+    violation = Violation("lands-played-counted", ("modern:505.6b",), "a message",
+                          {"players.A.lands_played": 0})
+    case = case_from(violation, trace, "an engine")
+    assert case is not None
+    assert case["steps"] == [{"advance": main}, {"do": {"action": "pass", "player": "A"}},
+                             {"do": {"action": "pass", "player": "B"}},
+                             {"expect": {"players.A.lands_played": 0}}]
+    # A run that ends where it began (passes that resolve the stack) is no advance at all.
+    again = replace(trace, steps=trace.steps[3:], start=main)
+    case = case_from(violation, again, "an engine")
+    assert case is not None and "advance" not in str(case["steps"])
+
+
+def test_a_case_from_an_engine_that_pays_by_itself_runs_on_it(tmp_path: Path) -> None:
+    """A pay.auto-only engine pays a Bolt from its pool, tapping nothing: the case keeps
+    pay_with auto (needs pay.auto), the form the engine was driven in, and runs there rather
+    than skipping for want of pay.pool."""
+    from conformance.runner import RunOptions, run_case
+
+    engine = "py:tests.fakes.dialects:PayAutoOnly"
+    session = ENGINES.session(engine)
+    assert session.client is not None and session.info is not None
+    play = Play(session.client, session.info, "modern")
+    play.begin(state(a={**BOLT_IN_HAND, "mana_pool": {"R": 1}}))
+    [cast] = [a for a in play.legal() if a["action"] == "cast" and a["targets"] == [
+        {"player": "B"}]]
+    assert cast["pay_with"] == "auto"
+    play.act(cast, listed=True)
+    for player in ("A", "B"):
+        play.act({"action": "pass", "player": player}, listed=True)
+    assert play.trace is not None
+    case = case_from(Violation("zero-life-loses", ("modern:704.5a",), "a message",
+                               {"players.B.life": 17}), play.trace, play.info.name)
+    assert case is not None
+    assert next(s["do"].get("pay_with") for s in case["steps"] if "do" in s) == "auto"
+    [loaded] = load_file(write_case(case, tmp_path / "case.yaml"))[0]
+    assert "pay.auto" in loaded.needs
+    for name in (engine, REFERENCE):
+        outcome = run_case(loaded, "modern", ENGINES.session(name), RunOptions(case_timeout=30))
+        assert (outcome.status, outcome.message) == ("pass", ""), name

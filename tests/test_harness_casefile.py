@@ -230,3 +230,45 @@ def test_case_files_are_found_once_in_order(tmp_path):
     (tmp_path / "notes.txt").write_text("")
     files = casefile.case_files([tmp_path, tmp_path / "b.yaml", CASES_DIR / "start.yaml"])
     assert [f.name for f in files] == ["b.yaml", "a.yml", "start.yaml"]
+
+
+def test_lint_reads_the_editions_of_every_expansion(tmp_path):
+    # The first entry runs under cr2004 only: the modern rule is still one the case runs under.
+    cases, _ = load(tmp_path, GOOD.replace("rules: [cr2004:101.3]\n  editions: [cr2004]\n", """\
+rules: [cr2004:101.3, modern:508.1d]
+  editions: [cr2004, modern]
+  terms: {modern:508.1d: [requirements]}
+  params:
+    - {editions: [cr2004], suffix: old}
+    - {editions: [modern], suffix: new}
+""").replace("quote: 每位玩家擁有20點的總生命值",
+                "quote: {cr2004:101.3: 每位玩家擁有20點的總生命值}"))
+    assert [c.id for c in cases.cases] == ["test.one.old", "test.one.new"]
+    assert lint.lint(cases) == []
+    # Every expansion under modern only: the 2004 rule is cited by a case that never runs it.
+    cases, _ = load(tmp_path, GOOD.replace("editions: [cr2004]\n", """\
+editions: [cr2004, modern]
+  params:
+    - {editions: [modern], suffix: a}
+    - {editions: [modern], suffix: b}
+"""))
+    problems = lint.lint(cases)
+    assert [(p.severity, p.case) for p in problems] == [("warning", "test.one")]
+    assert "cr2004:101.3 is a rule of cr2004, which the case does not run under" in (
+        problems[0].message)
+
+
+def test_lint_checks_the_steps_of_every_expansion(tmp_path):
+    # Only the second entry's spell costs mana: an illegal cast of it with nothing to pay.
+    cases, _ = load(tmp_path, GOOD.replace("  setup:", """\
+  params:
+    - {suffix: free, card: Ornithopter}
+    - {suffix: bolt, card: Lightning Bolt}
+  setup:""").replace("card: Lightning Bolt}", "card: '${card}'}").replace(
+        "    - expect: {players.A.life: 20}",
+        "    - expect_illegal: {action: cast, player: A, card: bolt}"))
+    assert cases.problems == []
+    problems = lint.lint(cases)
+    assert [(p.severity, p.case, p.field) for p in problems] == [
+        ("warning", "test.one", "steps[0]")]
+    assert "nothing pays for this cast" in problems[0].message

@@ -91,9 +91,10 @@ class Shared:
         return self.run("reference", expect=0)
 
     def toy(self) -> tuple[Path, str]:
-        """A toy engine that plays lands any time, with options its rerun commands keep."""
+        """A toy engine that plays lands any time, with options its rerun commands keep, and
+        the trace of each unexpected result."""
         return self.run("toy", "--engine", TOY, "--case-timeout", "5", "--validate-protocol",
-                        "--no-report", expect=1)
+                        "--no-report", "--trace", expect=1)
 
     def suite(self) -> Path:
         """The report of both engines, with the reference run's coverage, mutants and fuzz
@@ -112,7 +113,7 @@ class Shared:
         case id; and a fuzz file whose engine, finding and case carry markup. The marks must
         show as text."""
         def make() -> tuple[Path, list[str]]:
-            path = self.run("markup", "--engine", MARKUP, "--no-report", expect=1,
+            path = self.run("markup", "--engine", MARKUP, "--no-report", "--trace", expect=1,
                             beyond=False)[0]
             data = json.loads(path.read_text())
             failing = [r for r in data["results"] if r["status"] not in ("pass", "skip")]
@@ -282,7 +283,9 @@ def test_every_page_is_small_static_and_loads_only_its_stylesheet(suite):
 def test_the_summary_shows_both_engines_and_the_matrix(suite):
     summary = (suite / "index.html").read_text(encoding="utf-8")
     assert "mtg-conformance-reference" in summary and "toy 1.0" in summary
-    assert "of the testable rules passed" in summary
+    assert "of the testable rules passed" not in summary  # passed, failed, untested apart
+    assert re.search(r'<span class="figure">\d+</span> passed\s*<span class="figure">\d+'
+                     r'</span> failed\s*<span class="figure">\d+</span> untested', summary)
     tree_text = (suite / "tree-cr2004.html").read_text(encoding="utf-8")
     header = re.search(r"<table class=\"tree\">\s*<thead><tr>(.*?)</tr>", tree_text, re.S)
     assert header and header.group(1).count("<th") == 2 + 2 + 2  # rule, gist, 2 engines, ...
@@ -446,8 +449,11 @@ def test_the_rerun_command_is_the_one_mtgconf_run_prints(made, suite):
     reruns = [line.split("rerun: ", 1)[1] for line in printed.splitlines() if "rerun: " in line]
     assert reruns
     run = Results.from_file(results)
-    rebuilt = [rerun_command(r, run.options) for r in run.records if r.unexpected]
+    rebuilt = [rerun_command(r, run.options, results.parent) for r in run.records
+               if r.unexpected]
     assert sorted(rebuilt) == sorted(reruns)
+    # Each rerun writes to a folder of its own: never over the whole run's results.
+    assert all(f"--out {results.parent / 'rerun-'}" in line for line in reruns)
     page = _a_failure_page(suite, "toy 1.0")
     assert "--case-timeout 5 --validate-protocol" in page
     assert f"--cases {FROZEN} --cases {BEYOND} --no-bundled" in page
@@ -619,7 +625,8 @@ def test_fuzz_mutants_and_a_baseline_reach_the_pages(made, tmp_path, monkeypatch
     assert "mutants killed" in tree
     badge = json.loads((site / "badge.json").read_text())
     assert badge["schemaVersion"] == 1 and badge["label"] == "MTG rules"
-    assert re.fullmatch(r"\d+/\d+ rules \(\d+%\), \d+ unexpected", badge["message"])
+    assert re.fullmatch(r"\d+ passed, \d+ failed, \d+ untested of \d+ rules, \d+ unexpected",
+                        badge["message"])
 
 
 # ---- escaping ----
@@ -650,9 +657,100 @@ def test_markup_from_an_engine_is_escaped_on_every_page(made):
     assert "&lt;/pre&gt;&lt;script&gt;" in failure  # the stderr
     assert "&lt;iframe" in failure  # the engine's error message
     assert "javascript:window.pwned = 1</code>" in failure  # shown, never a link
+    assert list(site.rglob("*.trace.jsonl"))  # the traces, with the engine's answers
+    wires = re.findall(r'<table class="wire">.*?</table>', failure, re.S)
+    assert wires and any("&lt;iframe" in wire for wire in wires)  # the error, as answered
     fuzz = (site / "fuzz.html").read_text(encoding="utf-8")
     assert fuzz.count("&lt;script&gt;") >= 3 and "&lt;svg onload=" in fuzz
     md = (site / "summary.md").read_text(encoding="utf-8")
     assert "\\<script\\>" in md and not re.search(r"(?<!\\)[<>]", md)  # every mark escaped
     assert broken_links(site) == []
     assert marks
+
+
+# ---- the whole case on a failure page, traces, symptoms, baselines ----
+
+def _toy_failure(site: Path, case_id: str, edition: str = "cr2004") -> Path:
+    return site / "results" / model.slug(TOY, 40) / edition / f"{case_id}.html"
+
+
+def test_a_failure_page_shows_the_whole_case_and_its_trace(suite, made):
+    toy = made.toy()[0]
+    page = _toy_failure(suite, "land.not-in-opponents-turn")
+    text = page.read_text(encoding="utf-8")
+    assert "<h2>The case, step by step</h2>" in text
+    steps = re.findall(r'<li class="step step-([a-z-]+)" value="(\d+)"', text)
+    states = [state for state, _ in steps]
+    assert states.count("reached") == 1 and states[0] == "passed"
+    reached = int(next(index for state, index in steps if state == "reached"))
+    record = next(r for r in Results.from_file(toy).records
+                  if r.case_id == "land.not-in-opponents-turn" and r.edition == "cr2004")
+    assert reached == record.detail["step"]
+    assert all(state == "passed" for state, index in steps if int(index) < reached)
+    assert all(state == "not-reached" for state, index in steps if int(index) > reached)
+    assert 'id="reached" aria-current="step"' in text
+    # The trace, copied beside the page and linked from it, as the run wrote it.
+    copied = page.with_name("land.not-in-opponents-turn.trace.jsonl")
+    assert copied.read_text() == (toy.parent / record.detail["trace"]).read_text()
+    assert 'href="land.not-in-opponents-turn.trace.jsonl" class="trace-link"' in text
+    # Each step's exchange: the reached step's is open, with the action the engine took.
+    opened = text.split('id="reached"')[1].split("</li>")[0]
+    assert '<details class="exchange" open>' in opened
+    assert "&#34;command&#34;: &#34;perform&#34;" in opened and "play_land" in opened
+    assert "<h2>The game when the check failed</h2>" in text
+    assert '<details class="observation">' in text and "&#34;lands_played&#34;" in text
+    assert f"--out {toy.parent / 'rerun-land.not-in-opponents-turn'}" in text
+
+
+def test_a_failure_page_without_a_trace_says_how_to_keep_one(made, tmp_path):
+    toy = made.toy()[0]
+    data = json.loads(toy.read_text())
+    for item in data["results"]:
+        item.get("detail", {}).pop("trace", None)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data))
+    reference = made.reference()[0]
+    site = tmp_path / "site"
+    reports.build([path], site, coverage=reference.with_name("coverage.json"))
+    text = _toy_failure(site, "land.not-in-opponents-turn").read_text(encoding="utf-8")
+    assert "the run kept no trace of this case" in text and "trace-link" not in text
+    assert '<li class="step step-reached"' in text  # the steps all the same
+    assert not list(site.rglob("*.trace.jsonl"))
+
+
+def test_the_summary_and_the_ci_summary_group_unexpected_results_by_symptom(suite):
+    summary = (suite / "index.html").read_text(encoding="utf-8")
+    assert "Unexpected results by symptom (1 group, the largest first)" in summary
+    assert re.search(r"<strong>\d+ ×</strong> <code>\[fail\] expect_illegal: the engine "
+                     r"accepted …; it must be rejected as illegal_action</code>", summary)
+    assert 'rules cited: <a href="rules/cr2004/212.6a.html">cr2004:212.6a</a>' in summary
+    md = (suite / "summary.md").read_text(encoding="utf-8")
+    assert "### Unexpected results by symptom (the largest group first)" in md
+    assert re.search(r"- \*\*\d+\*\* × \\\[fail\\\] expect\\_illegal: the engine accepted …",
+                     md)
+    assert "| rules passed | failed | untested |" in md
+
+
+def test_a_baseline_of_a_narrower_selection_is_refused_and_a_wider_one_compared_in_part(
+        made, tmp_path, capsys):
+    toy = made.toy()[0]
+    data = json.loads(toy.read_text())
+    narrow = {**data, "options": {**data["options"], "cases": ["land.only-in-main-phase"]},
+              "results": [r for r in data["results"]
+                          if r["case_id"] == "land.only-in-main-phase"]}
+    rerun = tmp_path / "rerun" / "results.json"
+    rerun.parent.mkdir()
+    rerun.write_text(json.dumps(narrow))
+    code, _ = mtgconf("report", str(toy), "-o", str(tmp_path / "a"), "--baseline", str(rerun))
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"{rerun}: a narrower selection (--case land.only-in-main-phase;" in err
+    assert "give as --baseline the results of a run of the same selection" in err
+    # The other way round: a rerun compared with the whole run's results.
+    code, out = mtgconf("report", str(rerun), "-o", str(tmp_path / "b"), "--baseline",
+                        str(toy))
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "warning: the results are of a narrower selection" in err
+    assert "- no case run changed" in out  # not every other case run "no longer run"
+

@@ -48,7 +48,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from tests.test_reports import Shared, element_ids, shared
+from reports import model
+from tests.test_reports import TOY, Shared, element_ids, shared
 
 CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -406,6 +407,38 @@ def test_the_summary_the_trees_and_rule_pages_are_not_blank(browser, made, tmp_p
                      tmp_path)
     check_screenshot(browser, (site / "rules" / edition / f"{rule}.html").resolve().as_uri(),
                      "beyond-rule.png", tmp_path)
+
+
+def test_the_failure_page_shows_the_steps_and_links_the_trace(browser, made, tmp_path):
+    site = made.suite()
+    page = site / "results" / model.slug(TOY, 40) / "cr2004" / "land.not-in-opponents-turn.html"
+    happened = browser.open(page.resolve().as_uri())
+    assert problems(happened, site) == []
+    steps = json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('ol.steps > li')].map(li => "
+        "[li.className, li.value, li.querySelector('.step-state').textContent]))"))
+    assert [c for c, _, _ in steps].count("step step-reached") == 1
+    reached = next(i for i, (c, _, _) in enumerate(steps) if c == "step step-reached")
+    assert steps[reached][2].startswith("✗ reached")
+    assert all(c == "step step-passed" and t == "✓ held" for c, _, t in steps[:reached])
+    assert all(c == "step step-not-reached" for c, _, _ in steps[reached + 1:])
+    assert [v for _, v, _ in steps] == list(range(1, len(steps) + 1))
+    # The reached step's exchange is open, the others folded, and so is the observation.
+    assert browser.evaluate("document.querySelector('#reached details.exchange').open") is True
+    assert browser.evaluate("[...document.querySelectorAll('li.step-passed details')]"
+                            ".every(d => !d.open)") is True
+    assert browser.evaluate("document.querySelector('details.observation').open") is False
+    assert browser.evaluate("getComputedStyle(document.querySelector('.step-reached'))"
+                            ".borderLeftStyle") == "solid"
+    # The trace link resolves inside the site, to the trace the run wrote.
+    hrefs = json.loads(browser.evaluate(
+        "JSON.stringify([...document.querySelectorAll('a.trace-link')].map(a => a.href))"))
+    assert len(hrefs) == 2 and len(set(hrefs)) == 1
+    target = Path(unquote(urlsplit(hrefs[0]).path))
+    assert target.parent == page.parent and target.is_file()
+    assert json.loads(target.read_text().splitlines()[0])["case_id"] == \
+        "land.not-in-opponents-turn"
+    check_screenshot(browser, page.resolve().as_uri(), "failure.png", tmp_path)
 
 
 def test_markup_from_an_engine_stays_text_in_the_browser(browser, made):

@@ -40,8 +40,9 @@ class Transport(Protocol):
     def stderr_mark(self) -> int:
         """A position in the engine's stderr, for ``stderr_since``."""
 
-    def stderr_since(self, mark: int) -> str:
-        """What the engine wrote to stderr since ``mark`` (bounded: the last lines)."""
+    def stderr_since(self, mark: int, *, settle: bool = True) -> str:
+        """What the engine wrote to stderr since ``mark`` (bounded: the last lines);
+        ``settle``: first give a dying engine's last words a moment to arrive."""
 
     def close(self) -> None:
         """Shut the engine down (politely first); never raises."""

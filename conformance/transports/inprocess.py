@@ -167,7 +167,7 @@ class InProcessTransport:
     def stderr_mark(self) -> int:
         return self._written
 
-    def stderr_since(self, mark: int) -> str:
+    def stderr_since(self, mark: int, *, settle: bool = True) -> str:
         return self._stderr[-(self._written - mark):] if self._written > mark else ""
 
     def kill(self) -> None:

@@ -73,9 +73,10 @@ class ProcessTransport:
         with self._lock:
             return self._stderr_total
 
-    def stderr_since(self, mark: int) -> str:
-        # Give the reader a moment to catch up with what a dying process wrote last.
-        time.sleep(0.01)
+    def stderr_since(self, mark: int, *, settle: bool = True) -> str:
+        if settle:
+            # Give the reader a moment to catch up with what a dying process wrote last.
+            time.sleep(0.01)
         with self._lock:
             new = min(self._stderr_total - mark, len(self._stderr))
             data = bytes(self._stderr[-new:]) if new > 0 else b""

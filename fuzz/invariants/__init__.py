@@ -31,6 +31,7 @@ from fuzz.invariants.framework import (
 # isort: off
 from fuzz.invariants import start, winning, zones, turns, protocol
 # isort: on
+from fuzz.invariants import expects  # noqa: F401  (the checks of a finding's case)
 
 CATALOGUES = (start, winning, zones, turns, protocol)
 

@@ -117,6 +117,11 @@ class Violation:
     #: the part of the game it is about, for an invariant that goes on being checked in the
     #: other parts after a finding (the differential: one difference per part of the game)
     part: str | None = None
+    #: why no expect can check it, when none can (its case then passes on the engine that
+    #: broke it: ``mtgconf fuzz replay``, which watches the invariant, finds it)
+    unchecked: str = ""
+    #: the player whose view ``checks`` read (None: the full observation)
+    view: str | None = None
 
     @property
     def key(self) -> str:
@@ -154,6 +159,12 @@ class Invariant:
         for item in self.check(transition):
             found.append(Violation(self.id, self.rules, item) if isinstance(item, str)
                          else item)
+        if found:
+            # What a correct engine shows instead, for the finding's case (rare: worked out
+            # only once the invariant is broken).
+            from fuzz.invariants.expects import completed
+
+            found = [completed(v, transition) for v in found]
         return found
 
 

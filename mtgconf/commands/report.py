@@ -20,7 +20,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
         "and the anomalies of the rules' sources; beside it summary.md (also appended to "
         "$GITHUB_STEP_SUMMARY when set) and badge.json (a shields.io endpoint badge). It "
         "needs no network and no JavaScript. Exit status 2 for an unreadable or malformed "
-        "input, or an output folder that holds something other than a report.",
+        "input, a --baseline of a narrower selection (fewer editions, --rules or --case "
+        "globs) than the results, or an output folder that holds something other than a "
+        "report.",
     )
     report.add_argument("results", nargs="+", type=Path, metavar="RESULTS",
                         help="results.json files, one per engine (or several per engine, "
@@ -38,7 +40,9 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
                         help="Fuzz findings (format mtg-conformance fuzz; repeatable)")
     report.add_argument("--baseline", type=Path, metavar="RESULTS",
                         help="An earlier results file: what changed since, on the summary, "
-                        "in summary.md and printed")
+                        "in summary.md and printed. Refused if it is of a narrower selection "
+                        "(editions, --rules, --case) than the results; of a wider one, only "
+                        "the case runs both select are compared (with a warning)")
     report.add_argument("--title", metavar="TEXT", help="The report's title")
     report.set_defaults(handler=_report)
 
@@ -54,6 +58,8 @@ def _report(args: argparse.Namespace) -> int:
                                 title=args.title)
     except (InputError, reports.OutputError) as exc:
         raise UsageError(str(exc)) from None
+    for warning in written.warnings:
+        print(f"mtgconf: warning: {warning}", file=sys.stderr)
     if written.changes is not None:
         print("What changed against the baseline:")
         print("\n".join(written.changes))

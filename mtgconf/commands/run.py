@@ -84,6 +84,11 @@ def register(commands: argparse._SubParsersAction[Parser]) -> None:
                      help="Exit 4 unless at least N case runs (or P%% of those selected) ran "
                      "rather than being skipped; without it, only a run in which nothing ran "
                      "exits 4")
+    run.add_argument("--trace", nargs="?", const="unexpected", default=None,
+                     choices=("unexpected", "all"),
+                     help="Keep each case run's exchange with the engine (requests, responses, "
+                     "stderr, timings) as JSON lines in traces/ under --out: of every "
+                     "unexpected result (the default with --trace), or of all that ran")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="One line per case instead of a progress bar")
     run.add_argument("--no-report", action="store_true",
@@ -210,6 +215,7 @@ def settings_of(args: argparse.Namespace) -> settings.Settings:
         else args.max_restarts,
         repeat=args.repeat,
         min_run=args.min_run,
+        trace=args.trace,
     )
 
 
@@ -356,27 +362,39 @@ def coverage_document(cases: Any) -> dict[str, Any]:
                   "line": case.line, "editions": list(case.editions),
                   "rules": list(case.rules), **citations_of(case),
                   "catches": {ref: case.catches_for(ref) for ref in case.rules
-                              if case.catches_for(ref)}}
+                              if case.catches_for(ref)},
+                  "steps": [_step_entry(step) for step in case.steps]}
         for case in cases}
     return document
+
+
+def _step_entry(step: Any) -> dict[str, Any]:
+    """A case's step as a failure page lists it: what it does, as written."""
+    import json
+
+    value = json.loads(json.dumps(step.value, ensure_ascii=False, default=str))
+    return {"index": step.index, "kind": step.kind, "text": step.describe(),
+            "line": step.line, "value": value}
 
 
 def summarise(results: Any, run: settings.Settings) -> int:
     """Print what went wrong (each with the command that reruns it), what blocked the
     skipped cases, the results per section and the verdict; the run's exit status."""
-    from conformance.resultsfile import rerun_command
+    from conformance.symptoms import group
     from conformance.verdict import blocker_counts, judge
     from spec.corpus import Corpus
 
     print()
     unexpected = results.unexpected
     if unexpected:
-        print(f"Unexpected results ({len(unexpected)}):")
-        for record in unexpected:
-            where = f" ({_relative(record.file)}:{record.line})" if record.file else ""
-            print(f"  [{record.status}] {record.edition}::{record.case_id}{where}: "
-                  f"{record.message}")
-            print(f"      rerun: {rerun_command(record, results.options)}")
+        groups = group(unexpected)
+        print(f"Unexpected results ({len(unexpected)}), by symptom, the largest group first "
+              f"({len(groups)} group{'s' * (len(groups) != 1)}):")
+        for found in groups:
+            print(f"  {len(found)} × {found.symptom.text}")
+            print(f"    rules cited: {', '.join(found.rules)}")
+            for record in found.records:
+                _print_unexpected(record, results.options, _results_file(run).parent)
         print()
     blocked = blocker_counts(results)
     if blocked:
@@ -406,6 +424,18 @@ def summarise(results: Any, run: settings.Settings) -> int:
         print(f"mtgconf: {reason}", file=sys.stderr)
     print(f"results: {run.results}\njunit:   {run.junit}")
     return verdict.code
+
+
+def _print_unexpected(record: Any, options: Any, out: Path) -> None:
+    """One unexpected result: where, the rules it cites, how to rerun it, its trace."""
+    from conformance.resultsfile import rerun_command
+
+    where = f" ({_relative(record.file)}:{record.line})" if record.file else ""
+    print(f"    [{record.status}] {record.edition}::{record.case_id}{where}: {record.message}")
+    print(f"        rules: {', '.join(record.rules)}")
+    print(f"        rerun: {rerun_command(record, options, _relative(str(out)))}")
+    if "trace" in record.detail:
+        print(f"        trace: {_relative(str(out / record.detail['trace']))}")
 
 
 def _relative(path: str) -> str:

@@ -9,10 +9,12 @@ from reference_engine.cards import (
     evergreen,
     loop,
     newly_reached,
+    outside,
     tokens,
     triggered,
     zones,
 )
 
 #: the card modules, in the order their cards are registered
-MODULES = (choices, continuous, core, loop, newly_reached, tokens, triggered, zones, evergreen)
+MODULES = (choices, continuous, core, loop, newly_reached, tokens, triggered, zones, evergreen,
+           outside)

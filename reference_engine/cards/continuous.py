@@ -146,7 +146,7 @@ def _equip(game: CardAPI, item: StackItem) -> None:
             game.attach(equipment, target)
 
 
-def _equip_ability(cost: str) -> AbilitySpec:
+def equip_ability(cost: str) -> AbilitySpec:
     return AbilitySpec(f"Equip {cost}", cost=parse_cost(cost), equip=True,
                        targets=(CREATURE_YOU_CONTROL,), effect=_equip)
 
@@ -170,16 +170,16 @@ CARDS.add(CardImpl("Icy Manipulator", abilities=(
 _BOLA_TAP = AbilitySpec("{T}, Unattach Leonin Bola: Tap target creature.", tap=True,
                         unattach=True, targets=(CREATURE,), effect=_tap_target)
 
-CARDS.add(CardImpl("Bonesplitter", abilities=(_equip_ability("{1}"),), statics=(
+CARDS.add(CardImpl("Bonesplitter", abilities=(equip_ability("{1}"),), statics=(
     StaticSpec(PT_MODIFY, attached_to_source, _pt(2, 0),
                "Equipped creature gets +2/+0."),
 )))
-CARDS.add(CardImpl("Leonin Bola", abilities=(_equip_ability("{1}"),), statics=(
+CARDS.add(CardImpl("Leonin Bola", abilities=(equip_ability("{1}"),), statics=(
     StaticSpec(ABILITY, attached_to_source, _grant_ability(_BOLA_TAP),
                'Equipped creature has "{T}, Unattach Leonin Bola: Tap target creature."'),
 )))
 
-CARDS.add(CardImpl("Loxodon Warhammer", abilities=(_equip_ability("{3}"),), statics=(
+CARDS.add(CardImpl("Loxodon Warhammer", abilities=(equip_ability("{3}"),), statics=(
     StaticSpec(PT_MODIFY, attached_to_source, _pt(3, 0), "Equipped creature gets +3/+0."),
     StaticSpec(ABILITY, attached_to_source, _keywords("trample", "lifelink"),
                "Equipped creature has trample and lifelink."),
@@ -202,7 +202,7 @@ def _grant_trigger(spec: TriggerSpec) -> Any:
 
 # The 2004 Oracle: no lifelink keyword (Future Sight, 2007), but the triggered ability it
 # replaced, the equipped creature's own (its controller gains the life).
-CARDS.add(CardImpl("Loxodon Warhammer", abilities=(_equip_ability("{3}"),), statics=(
+CARDS.add(CardImpl("Loxodon Warhammer", abilities=(equip_ability("{3}"),), statics=(
     StaticSpec(PT_MODIFY, attached_to_source, _pt(3, 0), "Equipped creature gets +3/+0."),
     StaticSpec(ABILITY, attached_to_source, _keywords("trample"),
                "Equipped creature has trample."),

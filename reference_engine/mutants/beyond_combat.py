@@ -147,6 +147,20 @@ def _restriction_ignored(p: Patcher) -> None:
     p.source(combat.Combat.can_attack, ('if "cant_attack" in chars.flags:', "if False:"))
 
 
+@mutant("attack-requirement-ignored", "modern:508.1d",
+        "A requirement to attack (Juggernaut's \"attacks each combat if able\") is not checked: "
+        "the declaration may end without the creature.")
+def _requirement_ignored(p: Patcher) -> None:
+    p.source(combat.Combat._attack_requirements_met, ("return not any(", "return True or any("))
+
+
+@mutant("walls-block-juggernaut", "modern:509.1b cr2004:309.2a",
+        "\"Can't be blocked by Walls\" is not checked as blockers are declared.")
+def _walls_block(p: Patcher) -> None:
+    p.source(combat.Combat.can_block, ('if "unblockable_by_walls" in attacking.flags',
+                                       'if False'))
+
+
 @mutant("attack-restriction-removes-from-combat", "cr2004:306.2a modern:508.1k",
         "An effect saying a creature can't attack, arriving after it was declared as an "
         "attacker, removes it from combat.")

@@ -50,6 +50,25 @@ def _double_strike_once(p: Patcher) -> None:
         'or self.has(o, "double strike"))', "or False)"))
 
 
+@mutant("double-strike-lost-still-strikes", "modern:702.4c",
+        "Who deals damage in the second combat damage step is asked whether it has first "
+        "strike now, not double strike: a creature that lost double strike in the first step "
+        "deals its damage again.")
+def _lost_double_strike(p: Patcher) -> None:
+    p.source(combat.Combat.second_strikers, (
+        'or self.has(o, "double strike"))',
+        'or self.has(o, "double strike") or not self.has(o, "first strike"))'))
+
+
+@mutant("double-strike-given-to-a-first-striker-ignored", "modern:702.4d",
+        "A creature with first strike of its own deals no damage in the second combat damage "
+        "step, double strike given or not.")
+def _given_double_strike(p: Patcher) -> None:
+    p.source(combat.Combat.second_strikers, (
+        'or self.has(o, "double strike"))',
+        'or self.has(o, "double strike") and not self.has(o, "first strike"))'))
+
+
 # -- evasion and blocking ---------------------------------------------------------------------
 
 
@@ -220,6 +239,26 @@ def _deathtouch_gone(p: Patcher) -> None:
 def _lifelink_ignored(p: Patcher) -> None:
     p.source(Board._damage_dealt, ('if "lifelink" in self.known_chars(source).keywords:',
                                    "if False:"))
+
+
+@mutant("lifelink-gains-added-up", "modern:702.15e",
+        "The combat damage dealt at once is counted as the first source's: two creatures with "
+        "lifelink make one life gain of their total.")
+def _lifelink_added_up(p: Patcher) -> None:
+    p.source(combat.Combat._deal_combat_damage, (
+        "before = dealt.get(source.id)\n            dealt[source.id] =",
+        "source = next(iter(dealt.values()), (source,))[0]\n"
+        "            before = dealt.get(source.id)\n            dealt[source.id] ="))
+
+
+@mutant("lifelink-gains-per-recipient", "modern:702.15e",
+        "Each recipient of a source's combat damage makes a life gain of its own: a lifelink "
+        "trampler's damage to a blocker and the player is two life gains.")
+def _lifelink_per_recipient(p: Patcher) -> None:
+    p.source(combat.Combat._deal_combat_damage, (
+        "if done:\n            before = dealt.get(source.id)",
+        "if done:\n            self._damage_dealt(source, done)\n"
+        "            continue\n            before = dealt.get(source.id)"))
 
 
 @mutant("lifelink-forgets-a-gone-source", "modern:702.15c",

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, ClassVar
 
-from conformance.needs import card_of, is_mana_ability
+from conformance.needs import card_of, costs_mana, is_mana_ability
 from conformance.protocol import PLAYERS
 from conformance.schemas import PROTOCOL_DIR
 from reference_engine.engine import CAPABILITIES, ReferenceEngine
@@ -694,26 +694,42 @@ class Withdrawn(Shim):
         return super().legal_actions()
 
     def actions_out(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [a for a in actions if self._refusal(a) is None]
+        if not self.lacks("pay.pool"):
+            return [a for a in actions if self._refusal(a) is None]
+        names = self._card_names()
+        if not self.lacks("pay.auto"):
+            # What the pool pays for, an engine that pays by itself lists as its own choice
+            # (its choice takes the pool's mana first, as the reference engine's does).
+            actions = [{**a, "pay_with": "auto"} if self._from_pool(a, names) else a
+                       for a in actions]
+            actions = [a for i, a in enumerate(actions) if a not in actions[:i]]
+        return [a for a in actions if self._refusal(a, names) is None]
 
     def act(self, action: dict[str, Any]) -> None:
         refusal = self._refusal(action)
         if refusal is not None:
             raise BadRequestError(refusal)
-        kind = action.get("action")
-        if self.lacks("pay.pool") and kind in ("cast", "activate") and "pay_with" not in action:
-            before = self._pool(action["player"])
-            self.inner.perform(action)
-            if any(self._pool(action["player"])[m] < n for m, n in before.items()):
-                raise BadRequestError(f"{kind}: paid from the pool, but pay.pool was not "
-                                      "declared")
-            return
         self.inner.perform(action)
 
-    def _refusal(self, action: dict[str, Any]) -> str | None:
-        """Why an engine without the withdrawn capabilities would not take ``action``."""
+    def _card_names(self) -> dict[Any, str]:
+        return {o["id"]: o["card"] for o in objects_of(self.inner.observe()) if "card" in o}
+
+    def _from_pool(self, action: dict[str, Any], names: dict[Any, str]) -> bool:
+        """A cast or activation that costs mana and names no sources: the pool pays for it
+        (pay.pool)."""
+        if action.get("action") not in ("cast", "activate") or "pay_with" in action:
+            return False
+        return costs_mana(card_of(names.get(action.get("card")), {}), action)
+
+    def _refusal(self, action: dict[str, Any], names: dict[Any, str] | None = None
+                 ) -> str | None:
+        """Why an engine without the withdrawn capabilities would not take ``action`` (asked
+        before it is performed: a refused action changes nothing)."""
         kind = action.get("action")
         pay_with = action.get("pay_with")
+        if self.lacks("pay.pool") and self._from_pool(
+                action, self._card_names() if names is None else names):
+            return f"{kind} names no sources, paid from the pool: pay.pool was not declared"
         if isinstance(pay_with, list) and self.lacks("pay.sources"):
             return "pay_with names sources: pay.sources was not declared"
         if pay_with == "auto" and self.lacks("pay.auto"):
@@ -723,10 +739,6 @@ class Withdrawn(Shim):
         if kind in ("keep", "mulligan") and self.lacks("actions.mulligan"):
             return f"{kind}: actions.mulligan was not declared"
         return None
-
-    def _pool(self, player: str) -> dict[str, int]:
-        pool: dict[str, int] = self.inner.observe()["players"][player]["mana_pool"]
-        return pool
 
     def observe(self, player: str | None = None) -> dict[str, Any]:
         if player is not None and self.lacks("observe.view"):
