@@ -37,6 +37,19 @@ class EngineClient:
         #: seconds spent waiting on the transport, summed over calls (``mtgconf bench``'s
         #: harness overhead): one perf_counter pair per call is all it costs
         self.engine_seconds = 0.0
+        #: protocol 1.2, observe.with_perform: each perform asks for the observation after it
+        #: (and, with ``combine_events``, the events) in its answer, which the next observe
+        #: (and events) then give without a call (set by the session after hello)
+        self.combine = False
+        self.combine_events = False
+        self._after: dict[str, Any] | None = None  # the observation a perform answered with
+        self._events: list[Any] = []  # events perform answers carried, not yet taken
+        self._events_current = False  # nothing happened since the last answer's events
+        # Asked for only while the caller takes them: a caller that performs action after
+        # action without looking (``mtgconf bench``'s play) would pay for observations it
+        # never reads. Asking again when it looks right after a perform.
+        self._want_after = self._want_events = True
+        self._just_performed = False
         #: the case's trace, when one is kept (``conformance.trace``)
         self.tape: Tape | None = None
         #: the last observation the engine gave (what a failed check shows beside its path)
@@ -90,6 +103,7 @@ class EngineClient:
         return left
 
     def new_game(self, edition: str, setup: dict[str, Any]) -> dict[str, Any]:
+        self._forget()
         handles = self.call(NewGame(edition, setup)).get("handles")
         if not isinstance(handles, dict):
             raise InvalidResponse("the new_game result has no handles object")
@@ -99,12 +113,39 @@ class EngineClient:
         return _list(self.call(LegalActions()), "actions", "legal_actions")
 
     def perform(self, action: dict[str, Any]) -> None:
-        self.call(Perform(action))
+        if not self.combine:
+            self.call(Perform(action))
+            return
+        if self._after is not None:
+            self._want_after = False  # the last one was not looked at
+        if self._events_current:
+            self._want_events = False
+        self._after, self._events_current, self._just_performed = None, False, False
+        observe = self._want_after or None
+        events = (self.combine_events and self._want_events) or None
+        result = self.call(Perform(action, observe=observe, events=events))
+        self._just_performed = True
+        # An answer without them is the engine's fault: the next calls ask instead.
+        observation = result.get("observation") if observe else None
+        if isinstance(observation, dict):
+            self._after = observed.normalise(observation)
+        if events:
+            self._events.extend(_list(result, "events", "perform"))
+            self._events_current = True
 
     def observe(self, player: str | None = None) -> dict[str, Any]:
         """The observation, with its type words spelt as the cards print them (the one place
         where observations enter the harness: the runner's checks and the fuzzer's invariants
-        read one spelling, ``observed.normalise``)."""
+        read one spelling, ``observed.normalise``). The one a perform answered with, if nothing
+        happened since, is given once without a call."""
+        if player is None:
+            if self._after is not None:
+                after, self._after = self._after, None
+                self.last_observation = after
+                return after
+            if self._just_performed:
+                self._want_after = True
+        self._just_performed = False
         observation = self.call(Observe(player)).get("observation")
         if not isinstance(observation, dict):
             raise InvalidResponse("the observe result has no observation object")
@@ -112,7 +153,20 @@ class EngineClient:
         return self.last_observation
 
     def events(self) -> list[dict[str, Any]]:
-        return _list(self.call(Events()), "events", "events")
+        """The events since the last call (those perform answers carried first)."""
+        taken, self._events = self._events, []
+        if self._events_current:
+            self._events_current = False
+            return taken
+        if self._just_performed:
+            self._want_events = True
+        self._just_performed = False
+        return taken + _list(self.call(Events()), "events", "events")
+
+    def _forget(self) -> None:
+        """A new game: what the last one's answers carried is of no use any more."""
+        self._after, self._events, self._events_current = None, [], False
+        self._just_performed = False
 
 
 def _list(result: dict[str, Any], key: str, command: str) -> list[Any]:

@@ -161,9 +161,16 @@ def normalise(observation: dict[str, Any]) -> dict[str, Any]:
             continue
         for key in TYPE_KEYS:
             words = obj.get(key)
-            # Called on every observation: the usual case (printed words) costs one set test.
-            if type(words) is list and words and not printed.issuperset(
-                    w for w in words if type(w) is str):
+            if type(words) is not list or not words:
+                continue
+            # Called on every observation: the usual case (printed words) costs one set test
+            # in C; a word that is no string (unhashable, or not printed) takes the long way.
+            try:
+                if printed.issuperset(words):
+                    continue
+            except TypeError:
+                pass
+            if not printed.issuperset(w for w in words if type(w) is str):
                 obj[key] = [by_folded.get(w.casefold(), w) if type(w) is str else w
                             for w in words]
     return observation

@@ -25,7 +25,7 @@ from conformance.errors import (
     SetupError,
     VersionMismatch,
 )
-from conformance.protocol import VERSIONS, EngineInfo, Hello
+from conformance.protocol import VERSIONS, WITH_PERFORM, EngineInfo, Hello
 from conformance.settings import DEFAULT_MAX_RESTARTS
 from conformance.transports import EngineSpec, Transport
 
@@ -70,6 +70,11 @@ class EngineSession:
             raise
         if self.info is None:
             self.info = info
+        # Over the wire a round trip costs more than the engine's work for most calls: an
+        # engine that offers to answer perform with the observation and events saves two.
+        client.combine = getattr(transport, "remote", False) and \
+            WITH_PERFORM in info.capabilities
+        client.combine_events = client.combine and "observe.events" in info.capabilities
         self.client = client
         return info
 

@@ -174,7 +174,7 @@ def fuzz_machine(config: FuzzConfig, engines: FuzzEngines, findings: Findings | 
     """The state machine of ``config``'s games, played on ``engines`` (which its caller owns
     and closes); ``findings``: where the smallest failures are kept."""
     info = check_config(config, engines)
-    chosen = config.chosen()
+    chosen = tuple(config.chosen())  # a tuple: check_all works out once what applies
     shared = _shared_cards(config, info, engines)
     focus = cards_for_rules(config.rules) if config.rules else frozenset()
     topics = topics_for(config.rules)

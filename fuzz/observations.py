@@ -26,13 +26,23 @@ Observation = dict[str, Any]
 
 def objects(observation: Observation) -> Iterator[tuple[str, str | None, dict[str, Any]]]:
     """Every object shown, as (zone, player whose zone it is or None, object)."""
+    for zone, player, shown in zones(observation):
+        for obj in shown:
+            yield zone, player, obj
+
+
+def zones(observation: Observation) -> Iterator[tuple[str, str | None, list[dict[str, Any]]]]:
+    """Every zone shown, as (zone, player whose zone it is or None, its objects), in the
+    order of ``objects``."""
     for player, state in (observation.get("players") or {}).items():
         for zone in PLAYER_ZONES:
-            for obj in state.get(zone) or ():
-                yield zone, player, obj
+            shown = state.get(zone)
+            if shown:
+                yield zone, player, shown
     for zone in SHARED_ZONES:
-        for obj in observation.get(zone) or ():
-            yield zone, None, obj
+        shown = observation.get(zone)
+        if shown:
+            yield zone, None, shown
 
 
 def ids(observation: Observation) -> list[Any]:

@@ -19,7 +19,7 @@ from conformance.client import EngineClient
 from conformance.driver import GameDriver, Rejected
 from conformance.errors import CallFailed, EngineRejected
 from conformance.needs import Payment
-from conformance.protocol import ILLEGAL_SETUP, EngineInfo
+from conformance.protocol import ILLEGAL_SETUP, EngineInfo, copy_json
 from fuzz import observations as ob
 from fuzz.invariants import Transition
 
@@ -146,7 +146,7 @@ class Play:
         named = self.name(action)
         assert self.trace is not None
         try:
-            played = self.game.act(copy.deepcopy(action), listed=listed, legal=legal)
+            played = self.game.act(copy_json(action), listed=listed, legal=legal)
         except EngineRejected as exc:
             self.trace.steps.append(TraceStep(action, str(exc), listed, named))
             raise
@@ -203,21 +203,20 @@ class Play:
         """Give each shown object without a handle one, named by a path that selects it in
         this observation: ``battlefield[card=Soldier][1]``."""
         binds: dict[str, str] = {}
-        seen: dict[tuple[str, str | None, Any], int] = {}
         handles = self.game.handles
-        for zone, owner, obj in ob.objects(self.observation):
-            if obj.get("id") is None:
-                continue
-            key = (zone, owner, obj.get("card"))
-            index = seen.get(key, 0)
-            seen[key] = index + 1
-            if handles.handle_for(obj) is not None:
-                continue
-            self._bound += 1
-            handle = f"x{self._bound:02d}"
-            where = f"players.{owner}.{zone}" if owner is not None else zone
-            binds[handle] = f"{where}[card={obj.get('card')}][{index}]"
-            handles.bind(handle, obj)
+        for zone, owner, shown in ob.zones(self.observation):
+            for position, obj in enumerate(shown):
+                if obj.get("id") is None or handles.handle_for(obj) is not None:
+                    continue  # nearly every object, every step: nothing more is asked of it
+                # Its place among the zone's objects of its card that have an id.
+                card = obj.get("card")
+                index = sum(1 for other in shown[:position]
+                            if other.get("id") is not None and other.get("card") == card)
+                self._bound += 1
+                handle = f"x{self._bound:02d}"
+                where = f"players.{owner}.{zone}" if owner is not None else zone
+                binds[handle] = f"{where}[card={card}][{index}]"
+                handles.bind(handle, obj)
         # Triggered abilities waiting to be put on the stack in an order: ids of the engine's
         # own, in no object's namespace; named afresh at each such decision.
         self.trigger_of = {}
@@ -240,7 +239,7 @@ class Play:
         """The action as a case writes it: objects named by handle, targets as handles or
         players; None if an object has no handle. ``pay_with: auto`` stays for ``act`` to
         replace with the sources the engine tapped."""
-        named = copy.deepcopy(action)
+        named: dict[str, Any] = copy_json(action)
         for key in (*OBJECT_FIELDS, *OBJECT_LISTS):
             if key in named and key != "choice":
                 named[key] = self._named(named[key])
@@ -286,7 +285,7 @@ class Play:
         """A case's action (objects by handle) in this engine's ids, as the harness translates
         it (an id that is no handle kept as it is); its ``pay_with`` still names sources
         (``redo`` pays)."""
-        return self.game.translate(copy.deepcopy(named), self.observation, keep_ids=True)
+        return self.game.translate(copy_json(named), self.observation, keep_ids=True)
 
     def _taps_itself(self, before: dict[str, Any], action: dict[str, Any]) -> bool:
         """An activation whose cost (as its card's text shows it) holds {T}."""

@@ -18,9 +18,10 @@ from reference_engine.registry import implementation
 from reference_engine.setup import new_game
 from spec.cardpool import default_pool
 
-PROTOCOL_VERSION = 1.1
+PROTOCOL_VERSION = 1.2
 #: Every capability of protocol 1.1 (docs/protocol.md): the reference engine can be driven in
-#: every way the suite knows.
+#: every way the suite knows; and 1.2's observe.with_perform (``serve``; in process, the
+#: harness's transport makes the calls itself).
 CAPABILITIES = (
     "setup.start", "setup.deck_order", "setup.ante", "setup.legality", "setup.state",
     "setup.library_order",
@@ -30,6 +31,7 @@ CAPABILITIES = (
     "setup.lands_played",
     "setup.hand_size", "pay.pool", "pay.sources", "pay.auto", "actions.legal",
     "actions.mulligan", "observe.stack", "observe.events", "observe.view", "observe.library",
+    "observe.with_perform",
 )
 
 

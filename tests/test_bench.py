@@ -73,6 +73,7 @@ def test_json_reports_every_figure_with_its_spread(capsys):
     expected = {f"{kind}.cr2004" for kind in ("play", "selfplay", "fuzz")}
     expected |= {f"{kind}.{v}" for kind in ("suite", "overhead") for v in VARIANTS}
     expected |= {f"slowdown.{v}" for v in VARIANTS[1:]}
+    expected |= {"layer.play/selfplay.cr2004", "layer.fuzz/play.cr2004"}
     assert set(figures) == expected
     for key, figure in figures.items():
         assert figure["error"] is None and figure["not_applicable"] is None, key
@@ -91,6 +92,13 @@ def test_json_reports_every_figure_with_its_spread(capsys):
     assert run["suite_case_runs"] > 200 and run["skipped"] == 0
     assert figures["play.cr2004"]["runs"][0]["actions"] > 0
     assert figures["fuzz.cr2004"]["runs"][0]["findings"] == []
+    # a layer's ratio is the two rates of its repeat, one over the other
+    for repeat in range(2):
+        rate = {k: figures[f"{k}.cr2004"]["runs"][repeat]["value"]
+                for k in ("play", "selfplay", "fuzz")}
+        for over, under in (("play", "selfplay"), ("fuzz", "play")):
+            ratio = figures[f"layer.{over}/{under}.cr2004"]["runs"][repeat]["value"]
+            assert ratio == pytest.approx(rate[over] / rate[under], rel=0.01)
 
 
 def test_the_table_is_aligned_and_names_the_engine(capsys):

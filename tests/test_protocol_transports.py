@@ -333,3 +333,70 @@ def test_line_reader_ends_with_what_was_left_then_eof(pipe):
     assert reader.read_line(1.0) == b"last words"
     assert reader.read_line(1.0) is LineReader.EOF
     assert reader.read_line(None) is LineReader.EOF
+
+
+# ---- protocol 1.2: observe.with_perform ----
+
+def recording(client: EngineClient) -> list[dict]:
+    """The requests the client sends from now on."""
+    sent: list[dict] = []
+    exchange = client.transport.exchange
+
+    def record(message, timeout):
+        sent.append(message)
+        return exchange(message, timeout)
+
+    client.transport.exchange = record  # type: ignore[method-assign]
+    return sent
+
+
+@pytest.mark.parametrize("engine", [
+    f"{SCRIPTABLE} --lint --with-perform",
+    f"cmd:{sys.executable} -m reference_engine.serve",
+])
+def test_perform_answers_with_the_observation_and_events_over_the_wire(engine):
+    session = started(engine, validate=True)
+    try:
+        client = session.begin(30.0)
+        assert client.combine and client.combine_events
+        client.new_game("modern", STATE)
+        sent = recording(client)
+        before = client.observe()
+        passing = {"action": "pass", "player": before["turn"]["priority"]}
+        client.perform(passing)
+        after, events = client.observe(), client.events()
+        # one round trip for the step, its observation and events taken from the answer
+        assert [m["command"] for m in sent] == ["observe", "perform"]
+        assert sent[-1]["args"] == {"action": passing, "observe": True, "events": True}
+        assert after == client.observe() and client.events() == []  # asked: the same game
+        assert after["turn"]["priority"] != before["turn"]["priority"]
+        assert isinstance(events, list)
+    finally:
+        session.close()
+
+
+def test_a_caller_that_does_not_look_is_not_sent_observations():
+    session = started(f"cmd:{sys.executable} -m reference_engine.serve")
+    try:
+        client = session.begin(30.0)
+        client.new_game("modern", STATE)
+        sent = recording(client)
+        for player in ("A", "B", "A"):  # the main phase's passes, then combat's: unobserved
+            client.perform({"action": "pass", "player": player})
+        performs = [m["args"] for m in sent if m["command"] == "perform"]
+        assert performs[0].get("observe") is True
+        # the first answer's observation was not looked at: the later performs ask nothing
+        assert performs[1:] == [{"action": {"action": "pass", "player": p}} for p in "BA"]
+        holder = client.observe()["turn"]["priority"]  # looking right after a perform...
+        client.perform({"action": "pass", "player": holder})
+        assert sent[-1]["args"].get("observe") is True  # ...makes the next one ask again
+    finally:
+        session.close()
+
+
+def test_in_process_the_client_makes_separate_calls():
+    session = started(REFERENCE)
+    try:
+        assert not session.begin(30.0).combine
+    finally:
+        session.close()

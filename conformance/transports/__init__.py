@@ -28,6 +28,9 @@ _PY = re.compile(r"^py:(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*)$")
 class Transport(Protocol):
     """Carries one engine's protocol messages. One request at a time."""
 
+    #: a round trip costs more than most calls' work (a process): worth fewer, larger answers
+    remote: bool
+
     def start(self) -> None:
         """Bring the engine up; raises ``EngineStartupFailed``."""
 

@@ -52,12 +52,15 @@ def deadline(seconds: float | None) -> Iterator[None]:
 class InProcessTransport:
     """Drives an instance of ``module.attr`` (``py:module:attr``)."""
 
+    remote = False
+
     def __init__(self, engine: str, module: str, attr: str) -> None:
         self.engine_label = engine
         self.module = module
         self.attr = attr
         self.engine: Any = None
         self._fresh_json = False
+        self._call_of = self._calls()  # the engine is looked up at each call
         # Tracebacks of the engine's own exceptions stand in for a process's stderr.
         self._stderr = ""
         self._written = 0
@@ -97,12 +100,19 @@ class InProcessTransport:
 
     def exchange(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         command, args = message["command"], message["args"]
-        call = self._calls().get(command)
+        call = self._call_of.get(command)
         if call is None:
             return _error(message, protocol.BAD_REQUEST, f"unknown command {command!r}")
+        if args:
+            # The engine gets its own copy, as a process would: the harness's request (an
+            # action it keeps in a trace) never shares a value an engine might change.
+            args = protocol.copy_json(args)
         try:
-            with deadline(timeout):
-                result = call(args)
+            if timeout is None:
+                result = call(args)  # no limit: not even the context manager's cost
+            else:
+                with deadline(timeout):
+                    result = call(args)
         except _Expired:
             raise EngineTimedOut(f"{command} did not return within {timeout:.3g}s",
                                  seconds=timeout or 0.0) from None
@@ -127,17 +137,28 @@ class InProcessTransport:
         return {"id": message["id"], "result": result}
 
     def _calls(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
-        engine = self.engine
+        # Built once; each call looks the engine up (a killed transport has none).
         return {
-            "hello": lambda a: engine.hello(a["protocol"]),
-            "new_game": lambda a: _handles(engine.new_game(a["edition"], a["setup"])),
-            "legal_actions": lambda a: {"actions": engine.legal_actions()},
-            "perform": lambda a: (engine.perform(a["action"]), {})[1],
-            "observe": lambda a: {"observation": engine.observe(a["player"])
-                                  if "player" in a else engine.observe()},
-            "events": lambda a: {"events": engine.events()},
-            "bye": lambda a: (engine.close(), {})[1],
+            "hello": lambda a: self.engine.hello(a["protocol"]),
+            "new_game": lambda a: _handles(self.engine.new_game(a["edition"], a["setup"])),
+            "legal_actions": lambda a: {"actions": self.engine.legal_actions()},
+            "perform": self._perform,
+            "observe": lambda a: {"observation": self.engine.observe(a["player"])
+                                  if "player" in a else self.engine.observe()},
+            "events": lambda a: {"events": self.engine.events()},
+            "bye": lambda a: (self.engine.close(), {})[1],
         }
+
+    def _perform(self, args: dict[str, Any]) -> dict[str, Any]:
+        # Protocol 1.2's observe.with_perform, for any engine in this process: its own calls,
+        # made here (the Python protocol's perform takes the action alone).
+        self.engine.perform(args["action"])
+        result: dict[str, Any] = {}
+        if args.get("observe"):
+            result["observation"] = self.engine.observe()
+        if args.get("events"):
+            result["events"] = self.engine.events()
+        return result
 
     def _write(self, text: str) -> None:
         self._stderr = (self._stderr + text)[-8192:]

@@ -31,6 +31,8 @@ _BYE_TIMEOUT = 0.5
 
 
 class ProcessTransport:
+    remote = True
+
     def __init__(self, engine: str, argv: list[str], *, stderr_limit: int = 8192) -> None:
         self.engine_label = engine
         self.argv = argv

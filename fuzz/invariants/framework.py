@@ -9,13 +9,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from fuzz import observations as ob
 from fuzz.observations import PLAYERS, Observation
 from spec import editions as spec_editions
 
 EDITIONS = tuple(spec_editions.EDITIONS)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -43,15 +44,64 @@ class Transition:
     #: why the fuzzer drew the action as one the rules forbid, if it did
     why_illegal: str | None = None
 
-    # Read by many invariants: computed once a step.
+    # Read by many invariants: computed once per observation (a step's ``before`` is the step
+    # before's ``after``: what was derived from it then is derived already).
     @cached_property
     def after_objects(self) -> list[tuple[str, str | None, dict[str, Any]]]:
-        return list(ob.objects(self.after))
+        return derived(self.after, _all_objects)
+
+    @cached_property
+    def cards_before(self) -> dict[str, int] | None:
+        """``observations.cards_by_owner`` before the step (None: the first observation)."""
+        return None if self.before is None else derived(self.before, _cards_by_owner)
+
+    @cached_property
+    def cards_after(self) -> dict[str, int]:
+        return derived(self.after, _cards_by_owner)
 
     @cached_property
     def priority_given(self) -> bool:
         """A player holds priority after the step (so state-based actions were checked)."""
         return ob.turn(self.after).get("priority") in PLAYERS
+
+
+def _all_objects(observation: Observation) -> list[tuple[str, str | None, dict[str, Any]]]:
+    return list(ob.objects(observation))
+
+
+def _cards_by_owner(observation: Observation) -> dict[str, int]:
+    return ob.cards_by_owner(observation, derived(observation, _all_objects))
+
+
+class _Derived:
+    """What the invariants derive from each of the last few observations, by the
+    observation's identity (each entry holds its observation, so that an id is never taken
+    for another's). An observation is never changed once it has been checked."""
+
+    SIZE = 4
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[Observation, dict[Any, Any]]] = {}
+
+    def get(self, observation: Observation, compute: Callable[[Observation], T]) -> T:
+        entry = self._entries.get(id(observation))
+        if entry is None or entry[0] is not observation:
+            if len(self._entries) >= self.SIZE:
+                del self._entries[next(iter(self._entries))]  # the oldest
+            entry = self._entries[id(observation)] = (observation, {})
+        found = entry[1]
+        if compute not in found:
+            found[compute] = compute(observation)
+        return cast(T, found[compute])
+
+
+_DERIVED = _Derived()
+
+
+def derived(observation: Observation, compute: Callable[[Observation], T]) -> T:
+    """``compute(observation)``, computed once for an observation however many invariants
+    and steps ask (``compute``: a module-level function, the same object each time)."""
+    return _DERIVED.get(observation, compute)
 
 
 @dataclass(frozen=True)
@@ -140,11 +190,34 @@ def check_all(transition: Transition, chosen: Iterable[Invariant] | None = None,
     """Every violation of the chosen invariants (default: all) in one step; ``checked``
     counts, per invariant, the steps it applied to."""
     found: list[Violation] = []
-    for item in chosen if chosen is not None else INVARIANTS.values():
-        if item.applies(transition):
-            if checked is not None:
-                checked[item.id] += 1
-            found.extend(item.violations(transition))
+    for item in _applying(transition, chosen):
+        if checked is not None:
+            checked[item.id] += 1
+        # ``Invariant.violations`` inlined: run for every invariant at every step, and most
+        # checks yield nothing.
+        for violation in item.check(transition):
+            found.append(Violation(item.id, item.rules, violation)
+                         if isinstance(violation, str) else violation)
+    return found
+
+
+#: the invariants of a choice that apply to a kind of step, by the choice (a tuple) and what
+#: ``Invariant.applies`` reads of the step
+_APPLYING: dict[tuple[tuple[Invariant, ...], str, frozenset[str], bool],
+                tuple[Invariant, ...]] = {}
+
+
+def _applying(transition: Transition, chosen: Iterable[Invariant] | None
+              ) -> tuple[Invariant, ...]:
+    """``chosen``'s invariants (default: all) that apply to ``transition``; worked out once
+    per kind of step when ``chosen`` is a tuple (the fuzzer's, the same every step)."""
+    if not isinstance(chosen, tuple):
+        items = chosen if chosen is not None else INVARIANTS.values()
+        return tuple(item for item in items if item.applies(transition))
+    key = (chosen, transition.edition, transition.capabilities, transition.refused is None)
+    found = _APPLYING.get(key)
+    if found is None:
+        found = _APPLYING[key] = tuple(i for i in chosen if i.applies(transition))
     return found
 
 

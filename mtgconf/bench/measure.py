@@ -154,15 +154,21 @@ class Bench:
 
     def _repeat(self, baseline: float) -> None:
         seconds = self.plan.seconds
+        played: dict[str, Sample | None] = {}
         for edition in self.plan.editions:
             if "play" in self.plan.only:
-                self._measure(f"play.{edition}", f"engine actions/s, random legal play "
-                              f"through the protocol ({edition})", "actions/s", baseline,
-                              partial(play.protocol_play, self.session, edition, seconds))
+                played[edition] = self._measure(
+                    f"play.{edition}", f"engine actions/s, random legal play through the "
+                    f"protocol ({edition})", "actions/s", baseline,
+                    partial(play.protocol_play, self.session, edition, seconds))
             if "selfplay" in self.plan.only:
-                self._measure(f"selfplay.{edition}", f"reference engine's in-process "
-                              f"self-play, --decks pool ({edition})", "actions/s", baseline,
-                              partial(self._selfplay, edition, seconds))
+                selfplay = self._measure(f"selfplay.{edition}", f"reference engine's "
+                                         f"in-process self-play, --decks pool ({edition})",
+                                         "actions/s", baseline,
+                                         partial(self._selfplay, edition, seconds))
+                self._ratio(f"layer.play/selfplay.{edition}", "protocol play / the engine's "
+                            f"self-play, same repeat ({edition})", played.get(edition),
+                            selfplay)
         base: Sample | None = None
         for variant in self.variants:
             sample = self._measure(f"suite.{variant.name}", f"suite case runs/s, "
@@ -181,9 +187,12 @@ class Bench:
                               f"/ {self.variants[0].name}", Sample(base.value / sample.value))
         if "fuzz" in self.plan.only:
             for edition in self.plan.editions:
-                self._measure(f"fuzz.{edition}", f"fuzzer steps/s, ci profile, every "
-                              f"invariant ({edition})", "steps/s", baseline,
-                              partial(fuzzing.fuzz_rate, self.plan.engine, edition, seconds))
+                fuzzed = self._measure(f"fuzz.{edition}", f"fuzzer steps/s, ci profile, "
+                                       f"every invariant ({edition})", "steps/s", baseline,
+                                       partial(fuzzing.fuzz_rate, self.plan.engine, edition,
+                                               seconds))
+                self._ratio(f"layer.fuzz/play.{edition}", "fuzzer steps / protocol play "
+                            f"actions, same repeat ({edition})", fuzzed, played.get(edition))
 
     def _selfplay(self, edition: str, seconds: float) -> Sample:
         if not is_reference(self.plan.engine):
@@ -225,6 +234,12 @@ class Bench:
             return None
         figure.add(sample, baseline)
         return sample
+
+    def _ratio(self, key: str, title: str, over: Sample | None, under: Sample | None) -> None:
+        """One layer's rate over the one below it, both of this repeat (the issue's targets
+        are such ratios: the machine's speed cancels out)."""
+        if over is not None and under is not None and under.value > 0:
+            self._derived(key, title, Sample(over.value / under.value))
 
     def _derived(self, key: str, title: str, sample: Sample) -> None:
         self.figures.setdefault(key, Figure(key, title, TIMES)).add(sample, None)

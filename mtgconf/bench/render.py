@@ -32,6 +32,9 @@ MEANINGS = {
                 "over the wire)",
     "fuzz": "fuzzer steps per second: a campaign of the ci profile, every invariant checked, "
             "no example database",
+    "layer": "one layer's rate over the rate of the layer below it, both of the same repeat "
+             "(the targets of issue 30: `play/selfplay` at least 0.6, `fuzz/play` at least "
+             "0.5)",
 }
 
 

@@ -12,7 +12,9 @@ for ``new_game``), the next request for ``<command>`` triggers ``<what>``:
 
 ``<command>`` is new_game, observe, perform or events. With ``--lint``, every request is
 validated against spec/schemas/protocol; a violation is written to stderr and the process
-exits with status 70 (a harness that sends bad requests cannot pass its tests).
+exits with status 70 (a harness that sends bad requests cannot pass its tests). With
+``--with-perform`` it declares protocol 1.2's ``observe.with_perform`` and answers perform
+with the observation and events asked for.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def main() -> int:
 
         validator = ProtocolValidator()
     engine = ToyEngine()
+    with_perform = "--with-perform" in sys.argv
     script: dict[str, str] = {}
     out = sys.stdout
     for line in sys.stdin:
@@ -81,7 +84,7 @@ def main() -> int:
         if what == "shout":
             sys.stderr.write("x" * 100_000 + "\nfake: shouted\n")
             sys.stderr.flush()
-        response = answer(engine, request)
+        response = answer(engine, request, with_perform=with_perform)
         if what == "misnumber":
             response["id"] = request["id"] + 1000
         out.write(json.dumps(response) + "\n")
@@ -91,11 +94,15 @@ def main() -> int:
     return 0
 
 
-def answer(engine: ToyEngine, request: dict[str, Any]) -> dict[str, Any]:
+def answer(engine: ToyEngine, request: dict[str, Any], *, with_perform: bool = False
+           ) -> dict[str, Any]:
     command, args = request["command"], request["args"]
     try:
         if command == "hello":
             result: Any = engine.hello(args["protocol"])
+            if with_perform:
+                result = {**result, "protocol": 1.2,
+                          "capabilities": [*result["capabilities"], "observe.with_perform"]}
         elif command == "new_game":
             result = engine.new_game(args["edition"], args["setup"])
         elif command == "legal_actions":
@@ -103,6 +110,10 @@ def answer(engine: ToyEngine, request: dict[str, Any]) -> dict[str, Any]:
         elif command == "perform":
             engine.perform(args["action"])
             result = {}
+            if with_perform and args.get("observe"):
+                result["observation"] = engine.observe()
+            if with_perform and args.get("events"):
+                result["events"] = engine.events()
         elif command == "observe":
             result = {"observation": engine.observe(args.get("player"))}
         elif command == "events":
