@@ -24,6 +24,7 @@ import traceback
 from collections import Counter
 from typing import Any
 
+from reference_engine.actions import Action
 from reference_engine.cards.core import CORE
 from reference_engine.constants import COLORS, PLAYERS
 from reference_engine.engine import supported_cards
@@ -88,12 +89,19 @@ def play_game(edition: str, seed: int, trace: Any, decks: str = "core"
     apply = game.apply
     choice = rng.choice
     rand = rng.random
+    # Most actions come back game after game (a pass, a land's mana ability: the listing
+    # reuses the objects); their text is made once per game. Hashing one costs less than
+    # making its repr.
+    texts: dict[Action, bytes] = {}
     while not game.result.over and actions < MAX_ACTIONS_PER_GAME:
         options = legal()
         # options end with the two concessions
         action = options[-1 - (rand() < 0.5)] if rand() < CONCEDE_CHANCE else choice(
             options[:-2])
-        trace(repr(action).encode())
+        text = texts.get(action)
+        if text is None:
+            text = texts[action] = repr(action).encode()
+        trace(text)
         apply(action)
         actions += 1
     final = observe(game)
