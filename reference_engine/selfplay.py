@@ -48,9 +48,9 @@ def random_deck(rng: random.Random, edition: str, size: int = 40, decks: str = "
     """A two-colour deck: basics of both colours, one other land, and spells of those colours
     (or colourless), drawn from the core cards or (``decks="pool"``) from every card the
     engine implements in ``edition``. Ante cards are left out (the games are not for ante)."""
-    cards, lands, candidates = _deck_candidates(edition, decks)
+    _, lands, _ = _deck_candidates(edition, decks)
     colors = rng.sample(COLORS, 2)
-    spells = [n for n in candidates if set(cards[n].colors) <= set(colors)]
+    spells = _spells_of(edition, decks, frozenset(colors))
     deck = [BASICS[colors[i % 2]] for i in range(16)]
     if lands:
         deck.append(rng.choice(lands))
@@ -72,6 +72,14 @@ def _deck_candidates(edition: str, decks: str
     lands = [n for n in names if "Land" in cards[n].types and n not in BASICS.values()]
     spells = [n for n in names if "Land" not in cards[n].types]
     return cards, lands, spells
+
+
+@functools.cache
+def _spells_of(edition: str, decks: str, colors: frozenset[str]) -> list[str]:
+    """The nonland cards of those colours (or colourless) a deck draws from, in the pool's
+    order: the same for every game with that pair of colours, so worked out once."""
+    cards, _, candidates = _deck_candidates(edition, decks)
+    return [n for n in candidates if set(cards[n].colors) <= colors]
 
 
 def play_game(edition: str, seed: int, trace: Any, decks: str = "core"
