@@ -97,19 +97,20 @@ def play_game(edition: str, seed: int, trace: Any, decks: str = "core"
     apply = game.apply
     choice = rng.choice
     rand = rng.random
-    # Most actions come back game after game (a pass, a land's mana ability: the listing
-    # reuses the objects); their text is made once per game. Hashing one costs less than
-    # making its repr.
-    texts: dict[Action, bytes] = {}
+    # Most actions chosen are objects the listing reuses all game (a pass, a land's mana
+    # ability): their text is made once per game, found by identity. (Not by equality:
+    # choice=1 equals choice=True, and their texts differ. Each action is kept with its text,
+    # so its id is not reused while it is there.)
+    texts: dict[int, tuple[Action, bytes]] = {}
     while not game.result.over and actions < MAX_ACTIONS_PER_GAME:
         options = legal()
         # options end with the two concessions
         action = options[-1 - (rand() < 0.5)] if rand() < CONCEDE_CHANCE else choice(
             options[:-2])
-        text = texts.get(action)
-        if text is None:
-            text = texts[action] = repr(action).encode()
-        trace(text)
+        known = texts.get(id(action))
+        if known is None or known[0] is not action:
+            known = texts[id(action)] = (action, repr(action).encode())
+        trace(known[1])
         apply(action)
         actions += 1
     final = observe(game)
