@@ -573,18 +573,32 @@ class Legality(Board):
         found = []
         if self._tables_version != self.version:
             self._build_tables()
+        # What an untapped source's abilities may do is asked again at every listing while
+        # only its tapping changes: it is remembered for what ability_refusal() reads of an
+        # untapped source of a free {T} mana ability besides it (the state version, the turn
+        # for summoning sickness, the step and the timing).
+        key = (self.version, self.turn, self.step, sorcery_ok)
+        memo = self._mana_memo.get(name)
+        if memo is None or memo[0] != key:
+            memo = self._mana_memo[name] = (key, {})
+        known = memo[1]
         for obj, specs in self._mana_tables[name]:
             if obj.tapped:
                 continue
-            options: list[tuple[int, str | None, mana.Production]] = []
-            for spec, made in specs:
-                allowed = self.ability_refusal(obj, spec, sorcery_ok) is None
-                if verdicts is not None:
-                    verdicts[obj.id, made[0][0]] = allowed
-                if allowed:
-                    options.extend(made)
-            if options:
-                found.append((obj, options))
+            answer = known.get(obj.id)
+            if answer is None:
+                options: list[tuple[int, str | None, mana.Production]] = []
+                allowed_by: list[tuple[tuple[int, int], bool]] = []
+                for spec, made in specs:
+                    allowed = self.ability_refusal(obj, spec, sorcery_ok) is None
+                    allowed_by.append(((obj.id, made[0][0]), allowed))
+                    if allowed:
+                        options.extend(made)
+                answer = known[obj.id] = (options, allowed_by)
+            if verdicts is not None:
+                verdicts.update(answer[1])
+            if answer[0]:
+                found.append((obj, answer[0]))
         return found
 
     # -- listing -----------------------------------------------------------------------------
@@ -650,10 +664,11 @@ class Legality(Board):
         if self.land_play_refusal(name, sorcery_ok) is None:
             actions.extend(Action("play_land", name, card=o.id) for o in cards
                            if self.land_refusal(o) is None)
-        for obj, refused in zip(cards, self.cast_timing_refusals(name, cards, sorcery_ok),
-                                strict=True):
-            if refused is not None:
-                continue
+        refusals = self.cast_timing_refusals(name, cards, sorcery_ok)
+        # ``None in`` is one scan in C: most listings find no card castable at this timing.
+        castable = [o for o, refused in zip(cards, refusals, strict=True) if refused is None] if (
+            None in refusals) else ()
+        for obj in castable:
             if more is None:
                 sources, more = self._with_sources(name, pool, verdicts)
                 available = sum(more)

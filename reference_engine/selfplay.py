@@ -24,6 +24,7 @@ import traceback
 from collections import Counter
 from typing import Any
 
+from reference_engine.actions import Action
 from reference_engine.cards.core import CORE
 from reference_engine.constants import COLORS, PLAYERS
 from reference_engine.engine import supported_cards
@@ -47,9 +48,9 @@ def random_deck(rng: random.Random, edition: str, size: int = 40, decks: str = "
     """A two-colour deck: basics of both colours, one other land, and spells of those colours
     (or colourless), drawn from the core cards or (``decks="pool"``) from every card the
     engine implements in ``edition``. Ante cards are left out (the games are not for ante)."""
-    cards, lands, candidates = _deck_candidates(edition, decks)
+    _, lands, _ = _deck_candidates(edition, decks)
     colors = rng.sample(COLORS, 2)
-    spells = [n for n in candidates if set(cards[n].colors) <= set(colors)]
+    spells = _spells_of(edition, decks, frozenset(colors))
     deck = [BASICS[colors[i % 2]] for i in range(16)]
     if lands:
         deck.append(rng.choice(lands))
@@ -73,6 +74,14 @@ def _deck_candidates(edition: str, decks: str
     return cards, lands, spells
 
 
+@functools.cache
+def _spells_of(edition: str, decks: str, colors: frozenset[str]) -> list[str]:
+    """The nonland cards of those colours (or colourless) a deck draws from, in the pool's
+    order: the same for every game with that pair of colours, so worked out once."""
+    cards, _, candidates = _deck_candidates(edition, decks)
+    return [n for n in candidates if set(cards[n].colors) <= colors]
+
+
 def play_game(edition: str, seed: int, trace: Any, decks: str = "core"
               ) -> tuple[dict[str, Any], int]:
     """Play one random game; feed its actions and final observation to ``trace``."""
@@ -88,12 +97,20 @@ def play_game(edition: str, seed: int, trace: Any, decks: str = "core"
     apply = game.apply
     choice = rng.choice
     rand = rng.random
+    # Most actions chosen are objects the listing reuses all game (a pass, a land's mana
+    # ability): their text is made once per game, found by identity. (Not by equality:
+    # choice=1 equals choice=True, and their texts differ. Each action is kept with its text,
+    # so its id is not reused while it is there.)
+    texts: dict[int, tuple[Action, bytes]] = {}
     while not game.result.over and actions < MAX_ACTIONS_PER_GAME:
         options = legal()
         # options end with the two concessions
         action = options[-1 - (rand() < 0.5)] if rand() < CONCEDE_CHANCE else choice(
             options[:-2])
-        trace(repr(action).encode())
+        known = texts.get(id(action))
+        if known is None or known[0] is not action:
+            known = texts[id(action)] = (action, repr(action).encode())
+        trace(known[1])
         apply(action)
         actions += 1
     final = observe(game)

@@ -262,6 +262,9 @@ class GameState(ABC):
         self._ability_tables: dict[str, list[tuple[GameObject, int, AbilitySpec, bool]]] = {}
         self._mana_tables: dict[str, list[tuple[GameObject, Any]]] = {}
         self._tables_version = -1
+        #: per player, for a state version, turn, step and timing: each untapped mana
+        #: source's options and whether each of its abilities may be activated (mana_sources)
+        self._mana_memo: dict[str, tuple[tuple[Any, ...], dict[int, Any]]] = {}
         #: at ``_sba_version``, in battlefield order: the permanents a state-based action may
         #: apply to, by kind (see Game._sba_candidates)
         self._sba_checks: list[tuple[GameObject, Chars, bool]] = []
