@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance import casefile
+from conformance import casefile, templating
 from conformance.case import Case
 from conformance.casefile import CaseSet
 from conformance.errors import Problem
@@ -94,6 +94,8 @@ def lint_case(case: Case, corpus: Corpus) -> list[Problem]:
         for ref in sorted(set(case.catches) - set(case.rules)):
             report(f"catches names {ref}, which the case does not cite", "catches")
     for message, field in _standin_reads(case):
+        report(message, field)
+    for message, field in _template_problems(case):
         report(message, field)
     for message, field in _unpayable_illegal(case):
         report(message, field, "warning")
@@ -168,7 +170,9 @@ def _standin_reads(case: Case) -> list[tuple[str, str]]:
                     name = parse_token(token)
                     if name is None or name not in classes:
                         continue
-                    if i + 1 < len(segments):
+                    if templating.is_template(check.expected):
+                        read = set()  # a $(...) reference follows the chosen member
+                    elif i + 1 < len(segments):
                         read = {segments[i + 1].key}
                     elif isinstance(check.expected, dict):
                         read = set(check.expected)
@@ -180,6 +184,29 @@ def _standin_reads(case: Case) -> list[tuple[str, str]]:
                                       f"{token}, which its class does not fix "
                                       f"(spec/standins.yaml fixes {fixed})",
                                       f"steps[{step.index - 1}]"))
+    return found
+
+
+def _template_problems(case: Case) -> list[tuple[str, str]]:
+    """``$(...)`` references that cannot be read, or name no stand-in of the case."""
+    found = []
+    used = {c for c in case.cards if parse_token(c) is not None}
+    places: list[tuple[str, Any]] = [("setup", case.setup)]
+    for step in case.steps:
+        places.append((f"steps[{step.index - 1}]", step.value))
+        places += [(f"steps[{step.index - 1}]", check.expected) for check in step.checks]
+    for field, value in places:
+        for text in templating.find(value):
+            try:
+                refs = templating.references(text)
+            except templating.TemplateError as exc:
+                found.append((str(exc), field))
+                continue
+            for token, _ in refs:
+                if token not in used:
+                    found.append((f"{text!r} reads {token}, which is no stand-in of the case's "
+                                  f"setup (its stand-ins: {', '.join(sorted(used)) or 'none'})",
+                                  field))
     return found
 
 

@@ -1,4 +1,4 @@
-"""Protocol 1.1: the calls an engine answers, as small frozen command classes.
+"""Protocol 1.2: the calls an engine answers, as small frozen command classes.
 
 Each command class is tied by name to its schema, ``spec/schemas/protocol/<name>.json``
 (request and response in one file), and to the wire name ``<name>``. The same command runs
@@ -19,11 +19,13 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from conformance import __version__
 
-VERSION = 1.1
+VERSION = 1.2
 #: Protocol versions the harness speaks: 1.1 adds payment forms, finer capabilities, seeded
 #: starts with ordered decks, stand-in card lists per edition and object incarnations; a 1.0
 #: engine still works (it is taken to have what 1.0 made compulsory: ``LEGACY_IMPLIED``).
-VERSIONS = (1, 1.1)
+#: 1.2 adds, to ``hello``, the characteristics of an engine's cards and its members of the
+#: stand-in classes (``conformance.carddata``).
+VERSIONS = (1, 1.1, 1.2)
 HARNESS = f"mtg-conformance {__version__}"
 PLAYERS = ("A", "B")
 
@@ -144,6 +146,11 @@ class EngineInfo:
     cards: frozenset[str]
     cards_by_edition: dict[str, frozenset[str]] | None = None
     declared: frozenset[str] = frozenset()
+    # ---- protocol 1.2: card characteristics (conformance.carddata) ----
+    #: edition -> card -> its declared characteristics (``carddata.facts`` names)
+    card_data: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: stand-in class -> the engine's own members of it, in its order of preference
+    standin_members: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_result(cls, result: dict[str, Any]) -> EngineInfo:
@@ -169,6 +176,8 @@ class EngineInfo:
             for needed, implied in LEGACY_IMPLIED.items():
                 if needed is None or needed in declared:
                     capabilities.update(implied)
+        from conformance.carddata import read_card_data, read_standins
+
         return cls(
             name=str(result["name"]),
             version=str(result["version"]),
@@ -178,6 +187,8 @@ class EngineInfo:
             cards=every,
             cards_by_edition=by_edition,
             declared=declared,
+            card_data=read_card_data(result.get("card_data")),
+            standin_members=read_standins(result.get("standins")),
         )
 
     def unknown(self) -> list[str]:
@@ -204,8 +215,12 @@ class EngineInfo:
             return self.cards
         return self.cards_by_edition.get(edition, frozenset())
 
+    def facts(self, edition: str, card: str) -> dict[str, Any] | None:
+        """The characteristics the engine declared for ``card`` in ``edition`` (1.2), or None."""
+        return self.card_data.get(edition, {}).get(card)
+
     def serializable(self) -> dict[str, Any]:
-        return {
+        found = {
             "name": self.name,
             "version": self.version,
             "protocol": self.protocol,
@@ -214,6 +229,11 @@ class EngineInfo:
             "cards": ({k: sorted(v) for k, v in self.cards_by_edition.items()}
                       if self.cards_by_edition is not None else sorted(self.cards)),
         }
+        if self.card_data:
+            found["card_data"] = self.card_data
+        if self.standin_members:
+            found["standins"] = {k: list(v) for k, v in self.standin_members.items()}
+        return found
 
 
 def _did_you_mean(word: str, known: Any) -> str:

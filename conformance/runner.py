@@ -45,7 +45,7 @@ from conformance.outcomes import (
 from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, RETIRED, UNSUPPORTED, EngineInfo
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
-from spec.standins import parse_token
+from spec.standins import StandinClass
 
 # A call that exists only because the engine declared a capability: answering it
 # `unsupported` contradicts the declaration (an error, not a skip).
@@ -74,12 +74,18 @@ def blockers(case: Case, edition: str, info: EngineInfo) -> list[str]:
     found = [f"capability {c}" for c in sorted(case.needs - info.capabilities)]
     if case.payment is not None and case.payment.form_for(info.capabilities) is None:
         found.append(case.payment.describe())
-    supported = info.cards_for(edition)
-    found += [f"card {c}" for c in sorted(case.cards - supported) if parse_token(c) is None]
     _, missing = standins.choose(case, edition, info)
-    found += [f"stand-in {t} (any of {', '.join(standins.tokens(case)[t].members(edition))})"
-              for t in missing]
+    classes = standins.tokens(case)
+    found += [f"card {c}" for c in missing if c not in classes]
+    found += [f"stand-in {t} (any of {_members(classes[t], edition)})"
+              for t in missing if t in classes]
     return found
+
+
+def _members(cls: StandinClass, edition: str, shown: int = 5) -> str:
+    members = cls.members(edition)
+    more = f", or any card with what {cls.token} fixes" if len(members) > shown else ""
+    return ", ".join(members[:shown]) + more
 
 
 def skip_reason(case: Case, edition: str, info: EngineInfo) -> str | None:
@@ -109,7 +115,7 @@ def run_case(case: Case, edition: str, session: EngineSession,
     if session.broken is not None:
         return Errored(session.broken)
     chosen, _ = standins.choose(case, edition, session.info)
-    case = standins.resolve(case, chosen)
+    case = standins.resolve(case, chosen, edition, session.info)
     try:
         client = session.begin(options.case_timeout)
     except EngineBroken as exc:
