@@ -60,7 +60,8 @@ def read_card_data(raw: Any) -> dict[str, dict[str, dict[str, Any]]]:
             raise TypeError(f"card_data.{edition} must map card names to characteristics")
         found[edition] = {}
         for name, item in cards.items():
-            if not isinstance(item, dict) or set(item) - set(FIELDS):
+            # mana_value: worked out from mana_cost, as a worker process receives it back
+            if not isinstance(item, dict) or set(item) - {*FIELDS, "mana_value"}:
                 raise TypeError(f"card_data.{edition}.{name} must map some of "
                                 f"{', '.join(FIELDS)}")
             for prop in WORD_SETS:

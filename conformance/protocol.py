@@ -219,8 +219,11 @@ class EngineInfo:
         """The characteristics the engine declared for ``card`` in ``edition`` (1.2), or None."""
         return self.card_data.get(edition, {}).get(card)
 
-    def serializable(self) -> dict[str, Any]:
-        found = {
+    def serializable(self, *, whole: bool = False) -> dict[str, Any]:
+        """The declaration as a hello result. The results file records it without the 1.2
+        card characteristics (a card list's detail, the same for every case run); ``whole``
+        keeps them, for a worker process that must decide as this one would."""
+        found: dict[str, Any] = {
             "name": self.name,
             "version": self.version,
             "protocol": self.protocol,
@@ -229,9 +232,9 @@ class EngineInfo:
             "cards": ({k: sorted(v) for k, v in self.cards_by_edition.items()}
                       if self.cards_by_edition is not None else sorted(self.cards)),
         }
-        if self.card_data:
+        if whole and self.card_data:
             found["card_data"] = self.card_data
-        if self.standin_members:
+        if whole and self.standin_members:
             found["standins"] = {k: list(v) for k, v in self.standin_members.items()}
         return found
 

@@ -12,7 +12,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-from conformance import needs, observed, paths, standins
+from conformance import carddata, needs, observed, paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
 from conformance.driver import (
@@ -198,9 +198,33 @@ class _CaseRun:
             raise _Stop(Failed(0, "do", exc.describe(
                 "new_game: the engine rejected {action} for its pending mulligan "
                 "decision"))) from None
+        self._as_declared()
         for step in self.case.steps:
             self.step = step
             getattr(self, f"_{step.kind}")(step)
+
+    def _as_declared(self) -> None:
+        """Hold the engine to its cards' declared characteristics (protocol 1.2): on a
+        battlefield of cards all declared without rules text (nothing there changes another),
+        each object shows what its card was declared to be, or the case fails as the
+        engine's own fault."""
+        if not self.info.card_data or not self.case.setup.get("battlefield"):
+            return
+        everything = self.game.observe().get("battlefield") or []
+        declared = {id(o): self.info.facts(self.edition, str(o.get("card"))) for o in everything}
+        if any(d is None or d.get("has_text", True) for d in declared.values()):
+            return
+        # Counters change power and toughness, as rules, not as the card's characteristics.
+        for obj in everything:
+            facts = declared[id(obj)]
+            if facts is None or obj.get("counters"):
+                continue
+            wrong = carddata.mismatches(facts, obj)
+            if wrong:
+                raise _Stop(Failed(0, "new_game", f"new_game: the engine declared {obj['card']} "
+                                   f"(card_data) otherwise than it shows it on the battlefield: "
+                                   f"{'; '.join(wrong)}: its declaration or its game is wrong",
+                                   None, None, None, self.case.line))
 
     # ---- steps ----
 

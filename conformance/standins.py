@@ -24,6 +24,9 @@ from conformance.protocol import EngineInfo
 from spec.cardpool import default_pool
 from spec.standins import StandinClass, card_facts, fits, parse_token, standins
 
+#: Keys whose values are words of a card (its types) or a decision's answer, never card names.
+WORDS = frozenset({"types", "subtypes", "supertypes", "colors", "choice"})
+
 
 def tokens(case: Case) -> dict[str, StandinClass]:
     """The stand-in classes a case uses, by token (``<bear>``)."""
@@ -39,7 +42,10 @@ def tokens(case: Case) -> dict[str, StandinClass]:
 def candidates(cls: StandinClass, edition: str, info: EngineInfo) -> list[str]:
     """The engine's cards that may stand for the class in ``edition``, best first."""
     supported = info.cards_for(edition)
-    named = [c for c in info.standin_members.get(cls.name, ()) if c in supported]
+    declared_facts = info.card_data.get(edition, {})
+    # A member the engine names must be one of its cards, and fit what it declared of it.
+    named = [c for c in info.standin_members.get(cls.name, ()) if c in supported and
+             (c not in declared_facts or fits(declared_facts[c], cls.fixes, c))]
     pooled = [c for c in cls.members(edition) if c in supported]
     declared = [c for c, facts in sorted(info.card_data.get(edition, {}).items())
                 if c in supported and fits(facts, cls.fixes, c)]
@@ -108,20 +114,28 @@ def resolve(case: Case, chosen: Mapping[str, str], edition: str = "",
     if not chosen and lookup is None:
         return case
 
-    def swap(value: Any) -> Any:
+    # A renamed card's name is swapped where a card is named, not where a word is: Forest
+    # the card becomes the engine's, Forest the land type read from subtypes stays.
+    tokens_only = {k: v for k, v in chosen.items() if parse_token(k) is not None}
+
+    def swap(value: Any, names: Mapping[str, str] = chosen) -> Any:
         if isinstance(value, str):
             if lookup is not None and templating.is_template(value):
                 return templating.evaluate(value, lookup)
-            return chosen.get(value, value)
+            return names.get(value, value)
         if isinstance(value, list):
-            return [swap(v) for v in value]
+            return [swap(v, names) for v in value]
         if isinstance(value, dict):
-            return {k: swap(v) for k, v in value.items()}
+            return {k: swap(v, tokens_only if k in WORDS else names) for k, v in value.items()}
         return value
+
+    def expected(check: Check) -> Any:
+        last = check.path.segments[-1].key if check.path.segments else None
+        return swap(check.expected, tokens_only if last in WORDS else chosen)
 
     steps = tuple(
         replace(step, value=swap(step.value),
-                checks=tuple(Check(_path(check.path, chosen), swap(check.expected))
+                checks=tuple(Check(_path(check.path, chosen), expected(check))
                              for check in step.checks))
         for step in case.steps
     )

@@ -38,7 +38,8 @@ def _terms(text: str) -> list[tuple[int, int | tuple[str, str]]]:
     match = _WHOLE.match(text)
     if match is None:
         raise TemplateError(f"{text!r} is not a $(...) reference")
-    body, position, found = match.group(1), 0, []
+    body, position = match.group(1), 0
+    found: list[tuple[int, int | tuple[str, str]]] = []
     while position < len(body):
         term = _TERM.match(body, position)
         if term is None or term.end() == position or (found and term.group("op") is None):

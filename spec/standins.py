@@ -78,7 +78,7 @@ def fits(facts: Mapping[str, Any], fixes: Mapping[str, Any], name: str = "") -> 
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: members are cached
 class StandinClass:
     name: str
     summary: str
@@ -92,7 +92,9 @@ class StandinClass:
     def members(self, edition: str, pool: CardPool | None = None) -> tuple[str, ...]:
         """The pool's members in ``edition``: the preferred ones first, in order, then every
         other card of the pool that has what the class fixes."""
-        cards = (pool or default_pool()).edition(edition)
+        if pool is None:
+            return _members(self, edition)
+        cards = pool.edition(edition)
         preferred = [name for name in self.cards if name in cards]
         others = [name for name, card in cards.items()
                   if name not in self.cards and fits(card_facts(card), self.fixes, name)]
@@ -162,6 +164,11 @@ def load(path: Path = STANDINS_PATH, pool: CardPool | None = None) -> dict[str, 
             raise StandinError(f"{where}: no card of the pool has what the class fixes")
         classes[name] = cls
     return classes
+
+
+@cache
+def _members(cls: StandinClass, edition: str) -> tuple[str, ...]:
+    return cls.members(edition, default_pool())
 
 
 @cache
