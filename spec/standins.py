@@ -70,7 +70,11 @@ def fits(facts: Mapping[str, Any], fixes: Mapping[str, Any], name: str = "") -> 
         if prop not in facts:
             return False
         have = facts[prop]
-        if prop in WORD_SETS:
+        if isinstance(want, dict):  # a bound: {at_least: 2}, {at_most: 3}
+            if not isinstance(have, int) or isinstance(have, bool) or \
+                    have < want.get("at_least", have) or have > want.get("at_most", have):
+                return False
+        elif prop in WORD_SETS:
             if {str(w).casefold() for w in have or ()} != {str(w).casefold() for w in want}:
                 return False
         elif have != want:
