@@ -55,7 +55,7 @@ def test_one_schema_file_per_command():
 
 def test_command_classes_carry_their_wire_names():
     assert NewGame("cr2004", {}).name == "new_game"
-    assert Hello().args() == {"protocol": 1.1, "harness": Hello().harness}
+    assert Hello().args() == {"protocol": 1.2, "harness": Hello().harness}
     assert Observe().args() == {}
     assert Observe("B").args() == {"player": "B"}
 
