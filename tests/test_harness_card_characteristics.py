@@ -13,7 +13,8 @@ from conformance import casefile, portability, schemas, standins, templating
 from conformance.lint import lint
 from conformance.protocol import EngineInfo
 from mtgconf import main
-from spec.standins import fits, standins as classes
+from spec.standins import fits
+from spec.standins import standins as classes
 from tests.fakes.renamed import MisdeclaredBears, RenamedPool, RenamedPoolTextless
 
 CASE = """\
