@@ -2,7 +2,8 @@
 
 Errors: a rule id the corpus does not have (with the canonical id when a printed one was
 used), a quote that does not occur in the cited rule, a check that reads a property of a
-stand-in (``<bear>``) that its class does not fix, a case whose summary or catches say a step
+stand-in (``<bear>``) that its class does not fix exactly, a ``$(...)`` reference that is
+malformed or names no stand-in of the case, a case whose summary or catches say a step
 is skipped but whose expects never read the step or who has priority (a count of cards cannot
 tell a skipped step from one in which nothing happened). Warnings: a cited rule that is not
 testable, a cited rule of an edition the case does not run under, a quote keyed by a rule the
