@@ -82,9 +82,9 @@ def blockers(case: Case, edition: str, info: EngineInfo) -> list[str]:
     return found
 
 
-def _members(cls: StandinClass, edition: str, shown: int = 5) -> str:
+def _members(cls: StandinClass, edition: str, shown: int = 3) -> str:
     members = cls.members(edition)
-    more = f", or any card with what {cls.token} fixes" if len(members) > shown else ""
+    more = ", or another with what it fixes" if len(members) > shown else ""
     return ", ".join(members[:shown]) + more
 
 
