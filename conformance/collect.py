@@ -232,7 +232,7 @@ class MtgPlugin:
         # The workers learn what each engine declared, so that a worker whose engine will
         # not start still skips what the engine could not have run.
         node.workerinput["mtg_engine_info"] = {
-            spec: info.serializable() for spec, info in self.known.items()}
+            spec: info.serializable(whole=True) for spec, info in self.known.items()}
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:

@@ -2,7 +2,8 @@
 
 Errors: a rule id the corpus does not have (with the canonical id when a printed one was
 used), a quote that does not occur in the cited rule, a check that reads a property of a
-stand-in (``<bear>``) that its class does not fix, a case whose summary or catches say a step
+stand-in (``<bear>``) that its class does not fix exactly, a ``$(...)`` reference that is
+malformed or names no stand-in of the case, a case whose summary or catches say a step
 is skipped but whose expects never read the step or who has priority (a count of cards cannot
 tell a skipped step from one in which nothing happened). Warnings: a cited rule that is not
 testable, a cited rule of an edition the case does not run under, a quote keyed by a rule the
@@ -30,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from conformance import casefile
+from conformance import casefile, templating
 from conformance.case import Case, Step
 from conformance.casefile import CaseSet
 from conformance.errors import Problem
@@ -114,6 +115,8 @@ def lint_case(case: Case, corpus: Corpus,
     for step, message in _misspelt_helpers(case):
         problems.append(Problem(str(case.file), message, step.line or case.line, case.base_id,
                                 f"steps[{step.index - 1}]"))
+    for message, field in _template_problems(case):
+        report(message, field)
     for message, field in _unpayable_illegal(case):
         report(message, field, "warning")
     if _says_a_step_is_skipped(case) and not _reads_the_turn(case):
@@ -238,18 +241,44 @@ def _standin_reads(case: Case) -> list[tuple[str, str]]:
                     name = parse_token(token)
                     if name is None or name not in classes:
                         continue
-                    if i + 1 < len(segments):
+                    if templating.is_template(check.expected):
+                        read = set()  # a $(...) reference follows the chosen member
+                    elif i + 1 < len(segments):
                         read = {segments[i + 1].key}
                     elif isinstance(check.expected, dict):
                         read = set(check.expected)
                     else:
                         read = set()
-                    for key in sorted((read & CARD_PROPERTIES) - set(classes[name].fixes)):
+                    exact = {k for k, v in classes[name].fixes.items() if not isinstance(v, dict)}
+                    for key in sorted((read & CARD_PROPERTIES) - exact):
                         fixed = ", ".join(classes[name].fixes)
                         found.append((f"step {step.index}: {check.path.text} reads {key} of "
                                       f"{token}, which its class does not fix "
                                       f"(spec/standins.yaml fixes {fixed})",
                                       f"steps[{step.index - 1}]"))
+    return found
+
+
+def _template_problems(case: Case) -> list[tuple[str, str]]:
+    """``$(...)`` references that cannot be read, or name no stand-in of the case."""
+    found = []
+    used = {c for c in case.cards if parse_token(c) is not None}
+    places: list[tuple[str, Any]] = [("setup", case.setup)]
+    for step in case.steps:
+        places.append((f"steps[{step.index - 1}]", step.value))
+        places += [(f"steps[{step.index - 1}]", check.expected) for check in step.checks]
+    for field, value in places:
+        for text in templating.find(value):
+            try:
+                refs = templating.references(text)
+            except templating.TemplateError as exc:
+                found.append((str(exc), field))
+                continue
+            for token, _ in refs:
+                if token not in used:
+                    found.append((f"{text!r} reads {token}, which is no stand-in of the case's "
+                                  f"setup (its stand-ins: {', '.join(sorted(used)) or 'none'})",
+                                  field))
     return found
 
 

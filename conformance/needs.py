@@ -249,8 +249,12 @@ def card_of(ref: Any, handle_cards: Mapping[str, str],
         return None
     token = parse_token(name)
     if token is not None:
+        # A stand-in is judged by its first member: every member has what its class fixes,
+        # and a class that leaves costs or abilities open is not read for them.
         cls = standins().get(token)
-        name = cls.cards[0] if cls is not None else None
+        members = [m for edition in (*editions, *default_pool().cards)
+                   for m in cls.members(edition)] if cls is not None else []
+        name = members[0] if members else None
     pool = default_pool().cards
     for edition in (*editions, *pool):
         cards = pool.get(edition, {})

@@ -1,4 +1,4 @@
-"""Protocol 1.1: the calls an engine answers, as small frozen command classes.
+"""Protocol 1.2: the calls an engine answers, as small frozen command classes.
 
 Each command class is tied by name to its schema, ``spec/schemas/protocol/<name>.json``
 (request and response in one file), and to the wire name ``<name>``. The same command runs
@@ -23,9 +23,11 @@ VERSION = 1.2
 #: Protocol versions the harness speaks: 1.1 adds payment forms, finer capabilities, seeded
 #: starts with ordered decks, stand-in card lists per edition and object incarnations; a 1.0
 #: engine still works (it is taken to have what 1.0 made compulsory: ``LEGACY_IMPLIED``).
+#: 1.2 adds, to ``hello``, the characteristics of an engine's cards and its members of the
+#: stand-in classes (``conformance.carddata``); and, for fewer round trips, ``perform`` may
+#: answer with the observation after the action and the events (``WITH_PERFORM``, an option
+#: the engine declares).
 VERSIONS = (1, 1.1, 1.2)
-#: 1.2, fewer round trips: ``perform`` may answer with the observation after the action and
-#: the events (``WITH_PERFORM``, an option the engine declares).
 WITH_PERFORM = "observe.with_perform"
 HARNESS = f"mtg-conformance {__version__}"
 PLAYERS = ("A", "B")
@@ -150,6 +152,11 @@ class EngineInfo:
     cards: frozenset[str]
     cards_by_edition: dict[str, frozenset[str]] | None = None
     declared: frozenset[str] = frozenset()
+    # ---- protocol 1.2: card characteristics (conformance.carddata) ----
+    #: edition -> card -> its declared characteristics (``carddata.facts`` names)
+    card_data: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: stand-in class -> the engine's own members of it, in its order of preference
+    standin_members: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_result(cls, result: dict[str, Any]) -> EngineInfo:
@@ -175,6 +182,8 @@ class EngineInfo:
             for needed, implied in LEGACY_IMPLIED.items():
                 if needed is None or needed in declared:
                     capabilities.update(implied)
+        from conformance.carddata import read_card_data, read_standins
+
         return cls(
             name=str(result["name"]),
             version=str(result["version"]),
@@ -184,6 +193,8 @@ class EngineInfo:
             cards=every,
             cards_by_edition=by_edition,
             declared=declared,
+            card_data=read_card_data(result.get("card_data")),
+            standin_members=read_standins(result.get("standins")),
         )
 
     def unknown(self) -> list[str]:
@@ -210,8 +221,15 @@ class EngineInfo:
             return self.cards
         return self.cards_by_edition.get(edition, frozenset())
 
-    def serializable(self) -> dict[str, Any]:
-        return {
+    def facts(self, edition: str, card: str) -> dict[str, Any] | None:
+        """The characteristics the engine declared for ``card`` in ``edition`` (1.2), or None."""
+        return self.card_data.get(edition, {}).get(card)
+
+    def serializable(self, *, whole: bool = False) -> dict[str, Any]:
+        """The declaration as a hello result. The results file records it without the 1.2
+        card characteristics (a card list's detail, the same for every case run); ``whole``
+        keeps them, for a worker process that must decide as this one would."""
+        found: dict[str, Any] = {
             "name": self.name,
             "version": self.version,
             "protocol": self.protocol,
@@ -220,6 +238,11 @@ class EngineInfo:
             "cards": ({k: sorted(v) for k, v in self.cards_by_edition.items()}
                       if self.cards_by_edition is not None else sorted(self.cards)),
         }
+        if whole and self.card_data:
+            found["card_data"] = self.card_data
+        if whole and self.standin_members:
+            found["standins"] = {k: list(v) for k, v in self.standin_members.items()}
+        return found
 
 
 def copy_json(value: Any) -> Any:

@@ -12,7 +12,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import needs, observed, paths, standins
+from conformance import carddata, needs, observed, paths, standins
 from conformance.case import Case, Step
 from conformance.client import EngineClient
 from conformance.driver import (
@@ -45,7 +45,7 @@ from conformance.outcomes import (
 from conformance.protocol import ILLEGAL_ACTION, ILLEGAL_SETUP, RETIRED, UNSUPPORTED, EngineInfo
 from conformance.session import EngineBroken, EngineSession
 from conformance.settings import DEFAULT_CASE_TIMEOUT
-from spec.standins import parse_token
+from spec.standins import StandinClass
 
 if TYPE_CHECKING:
     from conformance.trace import Tape
@@ -77,12 +77,18 @@ def blockers(case: Case, edition: str, info: EngineInfo) -> list[str]:
     found = [f"capability {c}" for c in sorted(case.needs - info.capabilities)]
     if case.payment is not None and case.payment.form_for(info.capabilities) is None:
         found.append(case.payment.describe())
-    supported = info.cards_for(edition)
-    found += [f"card {c}" for c in sorted(case.cards - supported) if parse_token(c) is None]
     _, missing = standins.choose(case, edition, info)
-    found += [f"stand-in {t} (any of {', '.join(standins.tokens(case)[t].members(edition))})"
-              for t in missing]
+    classes = standins.tokens(case)
+    found += [f"card {c}" for c in missing if c not in classes]
+    found += [f"stand-in {t} (any of {_members(classes[t], edition)})"
+              for t in missing if t in classes]
     return found
+
+
+def _members(cls: StandinClass, edition: str, shown: int = 3) -> str:
+    members = cls.members(edition)
+    more = ", or another with what it fixes" if len(members) > shown else ""
+    return ", ".join(members[:shown]) + more
 
 
 def skip_reason(case: Case, edition: str, info: EngineInfo) -> str | None:
@@ -124,7 +130,7 @@ def _run_case(case: Case, edition: str, session: EngineSession, options: RunOpti
     if session.broken is not None:
         return Errored(session.broken)
     chosen, _ = standins.choose(case, edition, session.info)
-    case = standins.resolve(case, chosen)
+    case = standins.resolve(case, chosen, edition, session.info)
     if tape is not None:
         tape.run()
     try:
@@ -210,11 +216,35 @@ class _CaseRun:
                 "new_game: the engine rejected {action} for its pending mulligan "
                 "decision"))) from None
         tape = self.game.client.tape
+        self._as_declared()
         for step in self.case.steps:
             self.step = step
             if tape is not None:
                 tape.step(step)
             getattr(self, f"_{step.kind}")(step)
+
+    def _as_declared(self) -> None:
+        """Hold the engine to its cards' declared characteristics (protocol 1.2): on a
+        battlefield of cards all declared without rules text (nothing there changes another),
+        each object shows what its card was declared to be, or the case fails as the
+        engine's own fault."""
+        if not self.info.card_data or not self.case.setup.get("battlefield"):
+            return
+        everything = self.game.observe().get("battlefield") or []
+        declared = {id(o): self.info.facts(self.edition, str(o.get("card"))) for o in everything}
+        if any(d is None or d.get("has_text", True) for d in declared.values()):
+            return
+        # Counters change power and toughness, as rules, not as the card's characteristics.
+        for obj in everything:
+            facts = declared[id(obj)]
+            if facts is None or obj.get("counters"):
+                continue
+            wrong = carddata.mismatches(facts, obj)
+            if wrong:
+                raise _Stop(Failed(0, "new_game", f"new_game: the engine declared {obj['card']} "
+                                   f"(card_data) otherwise than it shows it on the battlefield: "
+                                   f"{'; '.join(wrong)}: its declaration or its game is wrong",
+                                   None, None, None, self.case.line))
 
     # ---- steps ----
 

@@ -604,6 +604,8 @@ class PhaseActions(PhaseObservations):
                 if (waiting.get("data") or {}).get("choice_type") == "Color":
                     option = COLOR.get(option, option)  # the protocol's colour symbols
                 found.append((option, action))
+            elif kind == "ChooseDamageSource":  # choose_source: the source's object id
+                found.append((data.get("source"), action))
             elif kind == "ChooseTarget":  # an object or player chosen, not targeted
                 target = data.get("target")
                 if isinstance(target, dict) and "Object" in target:
