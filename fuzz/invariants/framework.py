@@ -198,6 +198,12 @@ def check_all(transition: Transition, chosen: Iterable[Invariant] | None = None,
         for violation in item.check(transition):
             found.append(Violation(item.id, item.rules, violation)
                          if isinstance(violation, str) else violation)
+    if found:
+        # As in ``Invariant.violations``: what a correct engine shows instead, for the
+        # finding's case (worked out only once an invariant is broken).
+        from fuzz.invariants.expects import completed
+
+        found = [completed(v, transition) for v in found]
     return found
 
 
