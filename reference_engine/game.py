@@ -406,10 +406,11 @@ class Game(Legality, Combat):
             host = self.objects.get(obj.attached_to) if obj.attached_to is not None else None
             return (host.card.name, host.zone) if host is not None else obj.attached_to
 
+        # Sorted by repr: attached() gives None beside tuples, which do not compare.
         battlefield = tuple(sorted(
-            (o.card.name, o.controller, o.tapped, o.damage, tuple(sorted(o.counters.items())),
-             attached(o), chars(o).power)
-            for o in self.battlefield))
+            ((o.card.name, o.controller, o.tapped, o.damage, tuple(sorted(o.counters.items())),
+              attached(o), chars(o).power)
+             for o in self.battlefield), key=repr))
         stack = tuple((s.kind, s.source_card, s.controller) for s in self.stack)
         exile = tuple(sorted(o.card.name for o in self.exile))
         return (self.turn, self.step, players, battlefield, stack, exile), totals

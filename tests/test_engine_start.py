@@ -117,8 +117,8 @@ def test_first_player_skips_the_first_draw(edition):
 
 
 def test_engine_hello_declares_editions_capabilities_and_cards():
-    info = ReferenceEngine().hello(1.1)
-    assert info["protocol"] == 1.1
+    info = ReferenceEngine().hello(1.2)
+    assert info["protocol"] == 1.2
     assert set(info["editions"]) == {"cr2004", "modern"}
     assert set(info["capabilities"]) == set(CAPABILITIES) - {"observe.incarnation"}
     assert {"Forest", "Lightning Bolt", "Fireball"} <= set(info["cards"]["cr2004"])
