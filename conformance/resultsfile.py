@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from spec.corpus import Corpus
 
 __all__ = ["FORMAT", "READS", "STATUSES", "UNEXPECTED", "VERSION", "Record", "Results",
-           "by_rule", "counts", "now", "rerun_command", "rerun_out", "rule_sort_key",
-           "section_title"]
+           "by_rule", "counts", "from_here", "now", "rerun_command", "rerun_out",
+           "rule_sort_key", "section_title", "shown_path"]
 
 FORMAT = "mtg-conformance results"
 VERSION = 3
@@ -345,6 +345,26 @@ def rule_sort_key(ref: str) -> tuple[Any, ...]:
     return (edition, parts)
 
 
+def from_here(path: Path | str) -> str:
+    """``path`` relative to the current folder when it is inside it (what a command printed
+    for copying names), else as given."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd())) or "."
+    except ValueError:
+        return str(path)
+
+
+def shown_path(path: Path | str) -> str:
+    """A case file as the console and the report show it: a bundled one by its place in the
+    package (``conformance/cases/combat.yaml``, the same on every machine), any other
+    relative to the current folder when inside it. The results file keeps the full path."""
+    try:
+        inner = Path(path).resolve().relative_to(BUNDLED_CASES)
+    except ValueError:
+        return from_here(path)
+    return str(Path(*BUNDLED_CASES.parts[-2:], inner))
+
+
 def rerun_out(results_folder: Path | str, case_id: str) -> str:
     """Where a rerun of one case writes: a folder of its own inside the run's, so that the
     rerun never replaces the whole run's results and report."""
@@ -366,7 +386,7 @@ def rerun_command(record: Record, options: Mapping[str, Any],
     bundled = {str(d) for d in options.get("bundled_case_dirs") or []}
     for folder in folders:
         if folder not in bundled:
-            parts += ["--cases", folder]
+            parts += ["--cases", from_here(folder)]
     if folders and not bundled & set(folders):
         parts.append("--no-bundled")
     if options.get("expectations"):

@@ -30,7 +30,9 @@ from conformance.resultsfile import (
     Results,
     by_rule,
     counts,
+    from_here,
     rerun_command,
+    shown_path,
 )
 from conformance.symptoms import Group, group
 from reports import failure, model
@@ -430,7 +432,8 @@ class Site:
             record.case_id) or {}
         stderr, cut = model.tail(str(detail.get("stderr") or ""))
         has_check = "path" in detail
-        source = failure.trace_source(self.folders.get(record.key), detail)
+        folder = self.folders.get(record.key)
+        source = failure.trace_source(folder, detail)
         steps, before = failure.steps(case, detail, record.status, failure.read_trace(source))
         path = self.failure_href[record.key]
         observation = detail.get("observation")
@@ -451,8 +454,9 @@ class Site:
             stderr=stderr, stderr_cut=cut, steps=steps, before=before,
             trace=trace_href(path) if source is not None else None,
             observation=_json(observation) if observation is not None else None,
+            case_path=shown_path(record.file) if record.file else None,
             rerun=rerun_command(record, self.options[record.key],
-                                _shown_folder(self.folders.get(record.key))))
+                                None if folder is None else from_here(folder)))
 
     def files(self) -> list[tuple[str, Path]]:
         """Files the site carries besides its pages (path in the site, source): the trace of
@@ -493,17 +497,6 @@ def _beside(page: str) -> str:
 def trace_href(page: str) -> str:
     """The link from a failure page to its trace (the same folder)."""
     return _beside(page).rsplit("/", 1)[-1]
-
-
-def _shown_folder(folder: Path | None) -> str | None:
-    """A results folder as a rerun command names it: from the current folder, when it is
-    inside it."""
-    if folder is None:
-        return None
-    try:
-        return str(folder.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(folder)
 
 
 def section_title(section: Rule) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conformance.resultsfile import from_here
 from mtgconf import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,7 @@ def test_run_exit_statuses_and_an_expectations_round_trip(tmp_path, capsys):
     assert "[fail] cr2004::land.only-in-main-phase (tests/fakes/cases/lands.yaml:" in out
     assert ": step 1 (expect_illegal play_land)" in out
     assert (f"rerun: mtgconf run --engine {BROKEN} --edition cr2004 --case "
-            f"land.only-in-main-phase --cases {FROZEN} --no-bundled") in out
+            f"land.only-in-main-phase --cases {from_here(FROZEN)} --no-bundled") in out
     assert "cr2004 212  Types, supertypes and subtypes" in out
     assert "Traceback" not in out + err
     junit = (tmp_path / "out" / "junit.xml").read_text()

@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import reports
-from conformance.resultsfile import Record, Results, by_rule, rerun_command
+from conformance.resultsfile import Record, Results, by_rule, from_here, rerun_command, shown_path
 from conformance.settings import BUNDLED_CASES
 from mtgconf import main
 from reports import model
@@ -456,7 +456,23 @@ def test_the_rerun_command_is_the_one_mtgconf_run_prints(made, suite):
     assert all(f"--out {results.parent / 'rerun-'}" in line for line in reruns)
     page = _a_failure_page(suite, "toy 1.0")
     assert "--case-timeout 5 --validate-protocol" in page
-    assert f"--cases {FROZEN} --cases {BEYOND} --no-bundled" in page
+    assert f"--cases {from_here(FROZEN)} --cases {from_here(BEYOND)} --no-bundled" in page
+
+
+def test_case_paths_are_shown_as_a_reader_can_use_them(tmp_path, monkeypatch):
+    bundled = BUNDLED_CASES / "combat.yaml"
+    mine = tmp_path / "cases" / "mine.yaml"
+    elsewhere = tmp_path.parent / "elsewhere.yaml"
+    monkeypatch.chdir(tmp_path)
+    assert shown_path(bundled) == "conformance/cases/combat.yaml"
+    assert shown_path(mine) == from_here(mine) == "cases/mine.yaml"
+    assert shown_path(elsewhere) == str(elsewhere)
+    # A rerun names a folder of cases as the reader, here, would type it.
+    failed = record("x", "fail", engine="reference")
+    options = {"case_dirs": [str(BUNDLED_CASES), str(mine.parent)],
+               "bundled_case_dirs": [str(BUNDLED_CASES)]}
+    assert rerun_command(failed, options, from_here(tmp_path / "out")) == \
+        "mtgconf run --edition cr2004 --case x --cases cases --out out/rerun-x"
 
 
 def test_results_files_say_which_case_folders_were_bundled(tmp_path):
@@ -700,6 +716,10 @@ def test_a_failure_page_shows_the_whole_case_and_its_trace(suite, made):
     assert "<h2>The game when the check failed</h2>" in text
     assert '<details class="observation">' in text and "&#34;lands_played&#34;" in text
     assert f"--out {toy.parent / 'rerun-land.not-in-opponents-turn'}" in text
+    # The case's file as the reader here names it, not by this machine's whole path.
+    shown = re.escape(shown_path(FROZEN / "lands.yaml"))
+    assert not Path(shown_path(FROZEN / "lands.yaml")).is_absolute()
+    assert re.search(rf"<dt>case</dt><dd><code>{shown}:\d+</code>", text)
 
 
 def test_a_failure_page_without_a_trace_says_how_to_keep_one(made, tmp_path):

@@ -270,8 +270,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"warning: {args.engine.text} declared {problem}: the harness does not know it",
               file=sys.stderr)
     if args.list_only:
+        from conformance.resultsfile import shown_path
+
         session.close()
-        print("\n".join(run_selection.listing(selected, run, info, _relative)))
+        print("\n".join(run_selection.listing(selected, run, info, shown_path)))
         return ExitCode.OK
     sys.stdout.flush()
 
@@ -438,18 +440,12 @@ def summarise(results: Any, run: settings.Settings) -> int:
 
 def _print_unexpected(record: Any, options: Any, out: Path) -> None:
     """One unexpected result: where, the rules it cites, how to rerun it, its trace."""
-    from conformance.resultsfile import rerun_command
+    from conformance.resultsfile import from_here, rerun_command, shown_path
 
-    where = f" ({_relative(record.file)}:{record.line})" if record.file else ""
+    where = f" ({shown_path(record.file)}:{record.line})" if record.file else ""
     print(f"    [{record.status}] {record.edition}::{record.case_id}{where}: {record.message}")
     print(f"        rules: {', '.join(record.rules)}")
-    print(f"        rerun: {rerun_command(record, options, _relative(str(out)))}")
+    print(f"        rerun: {rerun_command(record, options, from_here(out))}")
     if "trace" in record.detail:
-        print(f"        trace: {_relative(str(out / record.detail['trace']))}")
+        print(f"        trace: {from_here(out / record.detail['trace'])}")
 
-
-def _relative(path: str) -> str:
-    try:
-        return str(Path(path).relative_to(Path.cwd()))
-    except ValueError:
-        return path
