@@ -365,8 +365,9 @@ class EditionGroup(pytest.Collector):
         self.engine = engine
 
     def collect(self) -> Iterator[pytest.Item]:
+        settings = _plugin(self.config).settings
         for case in self.cases:
-            if self.name in case.editions:
+            if self.name in case.editions and settings.runs(case.id, self.name):
                 yield CaseItem.from_parent(self, name=case.id, case=case, edition=self.name,
                                            engine=self.engine)
 

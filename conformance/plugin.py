@@ -118,6 +118,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--mtg-first", action="append", dest="mtg_first", default=[], metavar="EDITION::ID",
         help="Run this case run before the others (repeatable; mtgconf run --ff)")
+    group.addoption(
+        "--mtg-only", action="append", dest="mtg_only", default=[], metavar="EDITION::ID",
+        help="Run only this case run of the selected cases (repeatable; mtgconf run --lf)")
 
 
 def _trace_keep(value: str) -> str:

@@ -139,6 +139,9 @@ class Settings:
     trace: str | None = None
     #: case runs (``edition::id``) to run before the others (``mtgconf run --ff``)
     first: tuple[str, ...] = ()
+    #: when given, only these case runs (``edition::id``) of the selected cases run, each in
+    #: its own edition (``mtgconf run --lf``: a case that failed in one edition only)
+    only: tuple[str, ...] = ()
     #: no edition was chosen: ``editions`` are to be those the engines declare, once known
     #: (``for_engines``); a modern-only engine is not measured against cr2004 by default
     engine_editions: bool = False
@@ -162,6 +165,11 @@ class Settings:
         """The run runs this case: its id matches a --case glob and a rule a --rules glob."""
         return matches_rules(rules, self.rules) and (
             not self.case_ids or any(fnmatch.fnmatchcase(case_id, g) for g in self.case_ids))
+
+    def runs(self, case_id: str, edition: str) -> bool:
+        """The run runs this selected case in ``edition``."""
+        return edition in self.editions and (
+            not self.only or f"{edition}::{case_id}" in self.only)
 
     def options(self) -> dict[str, Any]:
         """The options as results.json records them."""
@@ -204,6 +212,7 @@ class Settings:
         if self.trace is not None:
             args.append(f"--mtg-trace={self.trace}")
         args += [f"--mtg-first={key}" for key in self.first]
+        args += [f"--mtg-only={key}" for key in self.only]
         return args
 
     @classmethod
@@ -235,6 +244,7 @@ class Settings:
             min_run=option.mtg_min_run,
             trace=option.mtg_trace,
             first=tuple(option.mtg_first),
+            only=tuple(option.mtg_only),
             engine_editions=not option.mtg_editions,
         )
 

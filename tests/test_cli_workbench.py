@@ -81,6 +81,26 @@ def test_last_failed_runs_again_only_the_unexpected_results_of_the_last_run(tmp_
     assert code == 2 and "had no unexpected result; nothing to run again" in err
 
 
+def test_last_failed_runs_each_failure_in_its_own_edition_and_within_case(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    # A last run in which one case failed under one edition only.
+    lines = [{"case_id": case_id, "edition": edition, "status": status}
+             for case_id, edition, status in [("land.one-per-turn", "cr2004", "pass"),
+                                               ("land.one-per-turn", "modern", "fail"),
+                                               ("land.only-in-main-phase", "cr2004", "error")]]
+    (out / "results.jsonl").write_text("".join(json.dumps(d) + "\n" for d in lines))
+    correct = "py:tests.fakes.miniatures:Correct"
+    code, stdout, _ = frozen_run(capsys, out, correct, "--lf", "--case", "land.one-*")
+    assert code == 0, stdout
+    assert "last failed: 1 case runs" in stdout
+    assert streamed(out) == ["modern::land.one-per-turn:pass"]
+    # A --case that none of the last failures matches says so rather than running nothing.
+    (out / "results.jsonl").write_text("".join(json.dumps(d) + "\n" for d in lines))
+    code, _, err = frozen_run(capsys, out, correct, "--lf", "--case", "start.*")
+    assert code == 2 and "no unexpected result of the last run" in err and "start.*" in err
+
+
 def test_failed_first_runs_the_last_failures_before_the_rest(tmp_path, capsys):
     out = tmp_path / "out"
     frozen_run(capsys, out, BROKEN, "--edition", "cr2004")

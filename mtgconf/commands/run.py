@@ -263,7 +263,7 @@ def _run(args: argparse.Namespace) -> int:
               f"{args.engine.text} declares ({', '.join(run.editions)}); --edition all runs "
               f"the others' cases (as skips)", file=sys.stderr)
         return ExitCode.UNTESTED
-    runs = sum(len(set(c.editions) & set(run.editions)) for c in selected)
+    runs = sum(run.runs(c.id, e) for c in selected for e in c.editions)
     print(f"cases: {len(selected)} selected of {len(cases.cases)} ({runs} case runs); "
           f"editions {', '.join(run.editions)}")
     for problem in info.unknown():

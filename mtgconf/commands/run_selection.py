@@ -80,9 +80,15 @@ def narrowed(run: Settings, args: argparse.Namespace, out: Path) -> Settings:
     if not failed:
         raise UsageError(f"--lf: the last run in {out} had no unexpected result; nothing to "
                          "run again")
+    if run.case_ids:  # --case narrows the last failures further, as pytest's -k with --lf
+        failed = [key for key in failed if any(
+            fnmatch.fnmatchcase(key.partition("::")[2], glob) for glob in run.case_ids)]
+        if not failed:
+            raise UsageError(f"--lf: no unexpected result of the last run in {out} is a case "
+                             f"--case selects ({', '.join(run.case_ids)})")
     ids = tuple(dict.fromkeys(key.partition("::")[2] for key in failed))
     print(f"last failed: {len(failed)} case runs of the last run in {out}")
-    return replace(run, case_ids=ids)
+    return replace(run, case_ids=ids, only=tuple(failed))
 
 
 def listing(cases: Iterable[Case], run: Settings, info: EngineInfo,
@@ -93,7 +99,7 @@ def listing(cases: Iterable[Case], run: Settings, info: EngineInfo,
 
     lines = []
     for case in cases:
-        for edition in (e for e in run.editions if e in case.editions):
+        for edition in (e for e in run.editions if e in case.editions and run.runs(case.id, e)):
             reason = skip_reason(case, edition, info)
             where = f"{shown(str(case.file))}:{case.line}"
             lines.append(f"run   {edition}::{case.id}  ({where})" if reason is None else
